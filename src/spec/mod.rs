@@ -1,0 +1,9 @@
+//! The scenario language: parse `.feature` files (pest), check them against a variant, run them.
+//!
+//! This is the only module that imports pest. It reaches variants only through the kernel's
+//! `Rules` trait, never through `script`.
+
+pub mod ast;
+pub mod diag;
+pub mod parse;
+pub mod tags;

@@ -1,0 +1,1 @@
+//! Parse `.feature` files into the scenario AST (work in progress).

@@ -1,0 +1,1 @@
+//! Tag expressions for `--tags` (work in progress).
