@@ -1,7 +1,20 @@
 //! The game kernel: cards, zones, players, phases, timers, seeded randomness, knowledge and events.
 //!
-//! It imports no rhai, no pest and no clap, does no I/O and reads no clock.
+//! It imports no rhai, no pest and no clap, does no I/O and reads no clock. Rules reach it
+//! through the `Rules` trait; every change to a game goes through `Game::transact`.
 
 pub mod card;
+pub mod event;
+pub mod game;
+pub mod state;
+pub mod table;
+pub mod value;
 
 pub use card::{CardIdx, Face, Rank, Suit};
+pub use event::{Audience, CardRef, EventRecord, Payload};
+pub use game::{Action, Arg, Game, NewGameError, RuleError, Rules, SavedGame, SourcePos};
+pub use state::{GameState, Loc, Outcome, StateError, Timer};
+pub use table::{
+    ActionDecl, Actor, ArgDomain, DeckDecl, FormDecl, Guard, PhaseDecl, PhaseId, PileDecl, PileId, Table,
+};
+pub use value::{Seat, Value};

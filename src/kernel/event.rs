@@ -1,0 +1,175 @@
+//! Events: what the rules announce, to whom, and how each recipient sees it.
+//!
+//! A payload holds card references, never card faces. When an event is emitted, each card
+//! reference records which players knew that card at that moment; rendering for a recipient
+//! adds rank, suit and value only if the recipient was among them. So no event can show a
+//! face-down card to a player who does not know it, whatever a script puts in it.
+
+use super::card::CardIdx;
+use super::state::GameState;
+use super::table::Table;
+use super::value::Seat;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+use std::sync::Arc;
+
+/// Who receives an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Audience {
+    Everyone,
+    Player(Seat),
+}
+
+impl Audience {
+    pub fn includes(self, seat: Seat) -> bool {
+        match self {
+            Audience::Everyone => true,
+            Audience::Player(s) => s == seat,
+        }
+    }
+}
+
+/// A card as it appears in a payload.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CardRef {
+    pub card: CardIdx,
+    /// The card's public id when the event was emitted.
+    pub public_id: u32,
+    /// Players who knew the card's face when the event was emitted.
+    pub shown_to: u32,
+    /// Extra fields, such as `idx` and `user` for a card in a hand.
+    pub extra: Vec<(String, Payload)>,
+}
+
+/// An event payload: a JSON-like tree whose cards and players are references.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Payload {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    List(Vec<Payload>),
+    Map(Vec<(String, Payload)>),
+    Player(Seat),
+    Card(Box<CardRef>),
+}
+
+/// One event in the game's log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EventRecord {
+    pub name: Arc<str>,
+    pub to: Audience,
+    /// Game-clock time in milliseconds.
+    pub time: u64,
+    pub payload: Payload,
+}
+
+impl EventRecord {
+    /// The event as `seat` receives it: `{"type": name, ...payload}`.
+    pub fn render(&self, state: &GameState, table: &Table, seat: Seat) -> Json {
+        let mut out = Map::new();
+        out.insert("type".into(), Json::String(self.name.to_string()));
+        match self.payload.render(state, table, seat) {
+            Json::Object(fields) => out.extend(fields),
+            Json::Null => {}
+            other => {
+                out.insert("payload".into(), other);
+            }
+        }
+        Json::Object(out)
+    }
+
+    /// Whether the rendering for `seat` shows the face of `card`.
+    pub fn reveals(&self, seat: Seat, card: CardIdx) -> bool {
+        self.to.includes(seat) && self.payload.reveals(seat, card)
+    }
+}
+
+impl Payload {
+    pub fn render(&self, state: &GameState, table: &Table, seat: Seat) -> Json {
+        match self {
+            Payload::Null => Json::Null,
+            Payload::Bool(b) => Json::Bool(*b),
+            Payload::Int(i) => Json::from(*i),
+            Payload::Float(f) => Json::from(*f),
+            Payload::Str(s) => Json::String(s.clone()),
+            Payload::List(items) => Json::Array(
+                items
+                    .iter()
+                    .map(|p| p.render(state, table, seat))
+                    .collect(),
+            ),
+            Payload::Map(fields) => Json::Object(
+                fields
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.render(state, table, seat)))
+                    .collect(),
+            ),
+            Payload::Player(s) => player_json(state, *s),
+            Payload::Card(card) => card.render(state, table, seat),
+        }
+    }
+
+    fn reveals(&self, seat: Seat, card: CardIdx) -> bool {
+        match self {
+            Payload::List(items) => items.iter().any(|p| p.reveals(seat, card)),
+            Payload::Map(fields) => fields.iter().any(|(_, p)| p.reveals(seat, card)),
+            Payload::Card(c) => {
+                (c.card == card && c.shown_to & seat.bit() != 0)
+                    || c.extra.iter().any(|(_, p)| p.reveals(seat, card))
+            }
+            _ => false,
+        }
+    }
+
+    /// Follow a dotted path (`card.rank`) through maps; list indexes are numbers (`cards.0`).
+    pub fn get_path(&self, path: &str) -> Option<&Payload> {
+        let mut node = self;
+        for key in path.split('.') {
+            node = match node {
+                Payload::Map(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)?,
+                Payload::List(items) => items.get(key.parse::<usize>().ok()?)?,
+                Payload::Card(card) => card.extra.iter().find(|(k, _)| k == key).map(|(_, v)| v)?,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+}
+
+impl CardRef {
+    fn render(&self, state: &GameState, table: &Table, seat: Seat) -> Json {
+        let mut out = Map::new();
+        out.insert("id".into(), Json::String(public_id_text(self.public_id)));
+        if self.shown_to & seat.bit() != 0 {
+            let face = state.face(self.card);
+            out.insert("rank".into(), Json::String(face.rank.name().into()));
+            out.insert(
+                "suit".into(),
+                face.suit
+                    .map_or(Json::Null, |s| Json::String(s.name().into())),
+            );
+            out.insert("value".into(), Json::from(table.points_of(face)));
+        }
+        for (k, v) in &self.extra {
+            out.insert(k.clone(), v.render(state, table, seat));
+        }
+        Json::Object(out)
+    }
+}
+
+/// How a public card id is written: eight hex digits.
+pub fn public_id_text(id: u32) -> String {
+    format!("{id:08x}")
+}
+
+/// How a player appears in payloads and views: `{"id": "<name>"}`.
+pub fn player_json(state: &GameState, seat: Seat) -> Json {
+    let mut out = Map::new();
+    out.insert(
+        "id".into(),
+        Json::String(state.players.get(seat.index()).cloned().unwrap_or_default()),
+    );
+    Json::Object(out)
+}

@@ -1,0 +1,567 @@
+//! A game: state plus event log, the one checked transition, the game clock, candidate actions
+//! and per-player views. The rules come in through the `Rules` trait.
+
+use super::card::CardIdx;
+use super::event::{Audience, CardRef, EventRecord, Payload, player_json, public_id_text};
+use super::state::{GameState, Loc, StateError, Timer};
+use super::table::{Actor, ArgDomain, Guard, Table};
+use super::value::{Seat, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+use std::sync::Arc;
+
+/// An argument of an action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Arg {
+    Word(String),
+    Int(i64),
+    Float(f64),
+    /// A specific card.
+    Card(CardIdx),
+    /// A hand position.
+    Slot { seat: Seat, slot: u32 },
+    /// The card the actor has drawn.
+    Drawn,
+}
+
+/// A player's request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    pub seat: Seat,
+    pub name: String,
+    pub args: Vec<Arg>,
+}
+
+/// Where a script fault happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourcePos {
+    pub file: String,
+    /// 1-based.
+    pub line: usize,
+    /// 1-based; 0 when unknown.
+    pub column: usize,
+}
+
+/// Why an action (or a timer, or setup) did not apply. Either way the game is unchanged.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RuleError {
+    /// The rules refused it; the text says why, for the player.
+    #[error("{0}")]
+    Refused(String),
+    /// The rules themselves failed (a script bug).
+    #[error("{message}")]
+    Fault {
+        message: String,
+        pos: Option<SourcePos>,
+    },
+}
+
+impl RuleError {
+    pub fn fault(message: impl Into<String>) -> RuleError {
+        RuleError::Fault {
+            message: message.into(),
+            pos: None,
+        }
+    }
+}
+
+impl From<StateError> for RuleError {
+    fn from(e: StateError) -> RuleError {
+        RuleError::fault(e.to_string())
+    }
+}
+
+/// A variant's rules, as the kernel sees them. Each hook mutates the game through its
+/// primitives; the kernel wraps every call in the checked transition.
+pub trait Rules {
+    fn table(&self) -> &Arc<Table>;
+    /// Deal and start the first phase.
+    fn setup(&self, game: &mut Game) -> Result<(), RuleError>;
+    /// End the setup phases as their timers running out would, then start `first`'s turn.
+    fn end_setup(&self, game: &mut Game, first: Seat) -> Result<(), RuleError>;
+    /// Start `seat`'s turn (resetting whatever the previous turn left).
+    fn start_turn(&self, game: &mut Game, seat: Seat) -> Result<(), RuleError>;
+    fn act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError>;
+    fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError>;
+    /// A player's current hand points.
+    fn score(&self, game: &mut Game, seat: Seat) -> Result<i64, RuleError>;
+}
+
+/// A game in progress: its state, its event log and the variant table it was made from.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub table: Arc<Table>,
+    pub state: GameState,
+    pub log: Vec<EventRecord>,
+}
+
+/// The serializable form of a game (the table is the variant's, named by `variant`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedGame {
+    pub variant: String,
+    pub state: GameState,
+    pub log: Vec<EventRecord>,
+}
+
+/// A bad request to create a game.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NewGameError {
+    #[error("unknown house rule `{0}`")]
+    UnknownHouseRule(String),
+    #[error("house rule `{name}` takes {expected}, not {found}")]
+    HouseRuleType {
+        name: String,
+        expected: &'static str,
+        found: &'static str,
+    },
+    #[error("player `{0}` is listed twice")]
+    DuplicatePlayer(String),
+    #[error(transparent)]
+    State(#[from] StateError),
+    #[error("saved game is for variant `{saved}`, not `{loaded}`")]
+    WrongVariant { saved: String, loaded: String },
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        let table = Arc::new(Table::default());
+        let state = GameState::new(&table, vec![String::new()], 0, Vec::new())
+            .expect("one player is a valid game");
+        Game {
+            table,
+            state,
+            log: Vec::new(),
+        }
+    }
+}
+
+impl Game {
+    /// A new game, not yet set up: call `start` next.
+    pub fn new(
+        table: Arc<Table>,
+        players: Vec<String>,
+        seed: u64,
+        house_rules: &[(String, Value)],
+    ) -> Result<Game, NewGameError> {
+        for (i, p) in players.iter().enumerate() {
+            if players[..i].contains(p) {
+                return Err(NewGameError::DuplicatePlayer(p.clone()));
+            }
+        }
+        let mut house: Vec<Value> = table.house_rules.iter().map(|h| h.1.clone()).collect();
+        for (name, value) in house_rules {
+            let i = table
+                .house_rule(name)
+                .ok_or_else(|| NewGameError::UnknownHouseRule(name.clone()))?;
+            let default = &table.house_rules[i].1;
+            if !default.same_kind(value) {
+                return Err(NewGameError::HouseRuleType {
+                    name: name.clone(),
+                    expected: default.type_name(),
+                    found: value.type_name(),
+                });
+            }
+            house[i] = value.clone();
+        }
+        let state = GameState::new(&table, players, seed, house)?;
+        Ok(Game {
+            table,
+            state,
+            log: Vec::new(),
+        })
+    }
+
+    /// Run the variant's setup (dealing, initial peeks, first phase).
+    pub fn start(&mut self, rules: &dyn Rules) -> Result<(), RuleError> {
+        self.transact(|g| rules.setup(g))
+    }
+
+    pub fn save(&self) -> SavedGame {
+        SavedGame {
+            variant: self.table.variant.clone(),
+            state: self.state.clone(),
+            log: self.log.clone(),
+        }
+    }
+
+    pub fn restore(table: Arc<Table>, saved: SavedGame) -> Result<Game, NewGameError> {
+        if saved.variant != table.variant {
+            return Err(NewGameError::WrongVariant {
+                saved: saved.variant,
+                loaded: table.variant.clone(),
+            });
+        }
+        Ok(Game {
+            table,
+            state: saved.state,
+            log: saved.log,
+        })
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state.outcome.is_some()
+    }
+
+    /// The checked transition: `f` applies whole, or the game is left exactly as it was.
+    pub fn transact<R>(
+        &mut self,
+        f: impl FnOnce(&mut Game) -> Result<R, RuleError>,
+    ) -> Result<R, RuleError> {
+        let snapshot = self.state.clone();
+        let mark = self.log.len();
+        let result = f(self);
+        if result.is_err() {
+            self.state = snapshot;
+            self.log.truncate(mark);
+        }
+        result
+    }
+
+    /// Apply a player's action through the rules, or refuse it with the game unchanged.
+    pub fn apply(&mut self, rules: &dyn Rules, action: &Action) -> Result<(), RuleError> {
+        if self.is_over() {
+            return Err(RuleError::Refused("the game is over".into()));
+        }
+        if action.seat.index() >= self.state.player_count() {
+            return Err(RuleError::Refused(format!(
+                "there is no player in seat {}",
+                action.seat.0
+            )));
+        }
+        if self.table.action(&action.name).is_none() {
+            return Err(RuleError::Refused(format!(
+                "`{}` is not an action of {}",
+                action.name, self.table.variant
+            )));
+        }
+        self.transact(|g| rules.act(g, action))
+    }
+
+    /// Advance the game clock; timers that expire fire in order, each as its own transition.
+    /// If one fails, the clock stops at that timer and the error is returned.
+    pub fn advance(&mut self, rules: &dyn Rules, millis: u64) -> Result<(), RuleError> {
+        let target = self.state.clock.saturating_add(millis);
+        while !self.is_over() {
+            let Some(i) = self.state.next_timer(target) else {
+                break;
+            };
+            self.fire(rules, i)?;
+        }
+        self.state.clock = self.state.clock.max(target);
+        Ok(())
+    }
+
+    /// Advance to the next timer deadline and fire it. `Ok(false)` when no timer is running.
+    pub fn run_out(&mut self, rules: &dyn Rules) -> Result<bool, RuleError> {
+        if self.is_over() {
+            return Ok(false);
+        }
+        match self.state.next_timer(u64::MAX) {
+            None => Ok(false),
+            Some(i) => self.fire(rules, i).map(|()| true),
+        }
+    }
+
+    fn fire(&mut self, rules: &dyn Rules, i: usize) -> Result<(), RuleError> {
+        self.transact(|g| {
+            let timer = g.state.timers.remove(i);
+            g.state.clock = g.state.clock.max(timer.deadline);
+            rules.timer(g, &timer)
+        })
+    }
+
+    /// End the game with these winners (none: a draw). Timers stop.
+    pub fn finish(&mut self, winners: Vec<Seat>, reason: &str) {
+        self.state.timers.clear();
+        self.state.outcome = Some(super::state::Outcome {
+            winners,
+            reason: reason.to_string(),
+        });
+    }
+
+    /// Emit an event. Each card in the payload records who knows it now.
+    pub fn emit(&mut self, name: Arc<str>, to: Audience, mut payload: Payload) {
+        self.stamp(&mut payload);
+        self.log.push(EventRecord {
+            name,
+            to,
+            time: self.state.clock,
+            payload,
+        });
+    }
+
+    fn stamp(&self, payload: &mut Payload) {
+        match payload {
+            Payload::List(items) => items.iter_mut().for_each(|p| self.stamp(p)),
+            Payload::Map(fields) => fields.iter_mut().for_each(|(_, p)| self.stamp(p)),
+            Payload::Card(card) => {
+                let state = &self.state.cards[card.card.0 as usize];
+                card.public_id = state.public_id;
+                card.shown_to = state.known_by;
+                card.extra.iter_mut().for_each(|(_, p)| self.stamp(p));
+            }
+            _ => {}
+        }
+    }
+
+    /// A card reference for a payload; with `located`, also its `idx` and `user` if in a hand.
+    pub fn card_ref(&self, card: CardIdx, located: bool) -> Payload {
+        let mut extra = Vec::new();
+        if located && let Loc::Hand { seat, slot } = self.state.cards[card.0 as usize].loc {
+            extra.push(("idx".to_string(), Payload::Int(slot as i64)));
+            extra.push(("user".to_string(), Payload::Player(seat)));
+        }
+        Payload::Card(Box::new(CardRef {
+            card,
+            public_id: 0,
+            shown_to: 0,
+            extra,
+        }))
+    }
+
+    /// Events delivered to `seat`, from log index `from` on.
+    pub fn events_for(&self, seat: Seat, from: usize) -> impl Iterator<Item = &EventRecord> {
+        self.log[from.min(self.log.len())..]
+            .iter()
+            .filter(move |e| e.to.includes(seat))
+    }
+
+    /// Events delivered to `seat` from `from` on, as that player receives them.
+    pub fn rendered_events(&self, seat: Seat, from: usize) -> Vec<Json> {
+        self.events_for(seat, from)
+            .map(|e| e.render(&self.state, &self.table, seat))
+            .collect()
+    }
+
+    /// Whether `seat` knows `card`, or was ever shown it by an event.
+    pub fn ever_saw(&self, seat: Seat, card: CardIdx) -> bool {
+        self.state.knows(seat, card) || self.log.iter().any(|e| e.reveals(seat, card))
+    }
+
+    /// What `seat` may see of the game: hands and piles rendered from that player's knowledge.
+    pub fn view(&self, seat: Seat) -> Json {
+        let st = &self.state;
+        let card = |c: CardIdx| -> Json {
+            let mut out = Map::new();
+            let cs = &st.cards[c.0 as usize];
+            out.insert("id".into(), Json::String(public_id_text(cs.public_id)));
+            if cs.known_by & seat.bit() != 0 {
+                out.insert("rank".into(), Json::String(cs.face.rank.name().into()));
+                out.insert(
+                    "suit".into(),
+                    cs.face
+                        .suit
+                        .map_or(Json::Null, |s| Json::String(s.name().into())),
+                );
+                out.insert("value".into(), Json::from(self.table.points_of(cs.face)));
+            }
+            Json::Object(out)
+        };
+        let value = |v: &Value| value_json(st, v, &card);
+        let players: Vec<Json> = (0..st.player_count())
+            .map(|i| {
+                let s = Seat(i as u8);
+                let mut p = Map::new();
+                p.insert("id".into(), Json::String(st.players[i].clone()));
+                p.insert(
+                    "hand".into(),
+                    Json::Array(
+                        st.hand(s)
+                            .iter()
+                            .map(|c| c.map_or(Json::Null, card))
+                            .collect(),
+                    ),
+                );
+                for (k, (name, _)) in self.table.player_vars.iter().enumerate() {
+                    p.insert(name.clone(), value(&st.player_vars[i][k]));
+                }
+                Json::Object(p)
+            })
+            .collect();
+        let piles: Map<String, Json> = self
+            .table
+            .piles
+            .iter()
+            .enumerate()
+            .map(|(i, decl)| {
+                let cards = &st.piles[i];
+                let mut p = Map::new();
+                p.insert("size".into(), Json::from(cards.len()));
+                p.insert("top".into(), cards.last().map_or(Json::Null, |&c| card(c)));
+                (decl.name.clone(), Json::Object(p))
+            })
+            .collect();
+        let vars: Map<String, Json> = self
+            .table
+            .game_vars
+            .iter()
+            .enumerate()
+            .map(|(k, (name, _))| (name.clone(), value(&st.game_vars[k])))
+            .collect();
+        let mut out = Map::new();
+        out.insert("you".into(), player_json(st, seat));
+        out.insert("variant".into(), Json::String(self.table.variant.clone()));
+        out.insert(
+            "phase".into(),
+            Json::String(self.table.phase_name(st.phase).into()),
+        );
+        out.insert(
+            "current".into(),
+            st.current.map_or(Json::Null, |s| player_json(st, s)),
+        );
+        out.insert("clock_ms".into(), Json::from(st.clock));
+        out.insert("players".into(), Json::Array(players));
+        out.insert("piles".into(), Json::Object(piles));
+        out.insert("vars".into(), Json::Object(vars));
+        out.insert(
+            "timers".into(),
+            Json::Array(
+                st.timers
+                    .iter()
+                    .map(|t| {
+                        serde_json::json!({
+                            "name": t.name,
+                            "remaining_ms": t.deadline.saturating_sub(st.clock),
+                            "player": t.seat.map(|s| st.players[s.index()].clone()),
+                        })
+                    })
+                    .collect(),
+            ),
+        );
+        if let Some(outcome) = &st.outcome {
+            out.insert(
+                "outcome".into(),
+                serde_json::json!({
+                    "winners": outcome.winners.iter().map(|s| st.players[s.index()].clone()).collect::<Vec<_>>(),
+                    "reason": outcome.reason,
+                }),
+            );
+        }
+        Json::Object(out)
+    }
+
+    /// The actions the variant declares as possible now, before the rules check them.
+    /// Every legal action is among them; `legal_actions` keeps those the rules accept.
+    pub fn candidates(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        if self.is_over() {
+            return out;
+        }
+        let st = &self.state;
+        for decl in &self.table.actions {
+            if let Some(phases) = &decl.phases
+                && !phases.contains(&st.phase)
+            {
+                continue;
+            }
+            if !self.guards_hold(&decl.guards, None) {
+                continue;
+            }
+            let actors: Vec<Seat> = match &decl.actor {
+                Actor::Current => st.current.into_iter().collect(),
+                Actor::Anyone => (0..st.player_count()).map(|i| Seat(i as u8)).collect(),
+                Actor::Var(i) => match &st.game_vars[*i] {
+                    Value::Player(s) => vec![*s],
+                    _ => Vec::new(),
+                },
+            };
+            for seat in actors {
+                if !self.guards_hold(&decl.guards, Some(seat)) {
+                    continue;
+                }
+                for form in &decl.forms {
+                    if !self.guards_hold(&form.guards, None)
+                        || !self.guards_hold(&form.guards, Some(seat))
+                    {
+                        continue;
+                    }
+                    let mut partial: Vec<Vec<Arg>> = vec![Vec::new()];
+                    for domain in &form.args {
+                        let options = self.domain(domain, seat);
+                        partial = partial
+                            .into_iter()
+                            .flat_map(|prefix| {
+                                options.iter().map(move |o| {
+                                    let mut next = prefix.clone();
+                                    next.push(o.clone());
+                                    next
+                                })
+                            })
+                            .collect();
+                    }
+                    out.extend(partial.into_iter().map(|args| Action {
+                        seat,
+                        name: decl.name.clone(),
+                        args,
+                    }));
+                }
+            }
+        }
+        out
+    }
+
+    /// Game-level guards when `actor` is `None`; actor-level guards otherwise.
+    fn guards_hold(&self, guards: &[Guard], actor: Option<Seat>) -> bool {
+        let st = &self.state;
+        guards.iter().all(|g| match (g, actor) {
+            (Guard::VarIs(i, v), None) => &st.game_vars[*i] == v,
+            (Guard::VarIsNot(i, v), None) => &st.game_vars[*i] != v,
+            (Guard::HouseIs(i, v), None) => &st.house[*i] == v,
+            (Guard::PileNotEmpty(p), None) => !st.pile(*p).is_empty(),
+            (Guard::ActorVarIs(i, v), Some(seat)) => &st.player_vars[seat.index()][*i] == v,
+            _ => true,
+        })
+    }
+
+    fn domain(&self, domain: &ArgDomain, actor: Seat) -> Vec<Arg> {
+        let st = &self.state;
+        let slots_of = |seat: Seat| {
+            st.hand(seat)
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.is_some())
+                .map(move |(slot, _)| Arg::Slot {
+                    seat,
+                    slot: slot as u32,
+                })
+        };
+        let seats = (0..st.player_count()).map(|i| Seat(i as u8));
+        match domain {
+            ArgDomain::Word(w) => vec![Arg::Word(w.clone())],
+            ArgDomain::Drawn => vec![Arg::Drawn],
+            ArgDomain::OwnSlot => slots_of(actor).collect(),
+            ArgDomain::OtherSlot => seats.filter(|&s| s != actor).flat_map(slots_of).collect(),
+            ArgDomain::AnySlot => seats.flat_map(slots_of).collect(),
+        }
+    }
+
+    /// A copy to try things on: same state, empty log.
+    pub fn trial(&self) -> Game {
+        Game {
+            table: self.table.clone(),
+            state: self.state.clone(),
+            log: Vec::new(),
+        }
+    }
+
+    /// The candidates the rules accept now (each tried on a copy of the game).
+    pub fn legal_actions(&self, rules: &dyn Rules) -> Vec<Action> {
+        self.candidates()
+            .into_iter()
+            .filter(|a| self.trial().apply(rules, a).is_ok())
+            .collect()
+    }
+}
+
+fn value_json(st: &GameState, v: &Value, card: &dyn Fn(CardIdx) -> Json) -> Json {
+    match v {
+        Value::Unit => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Int(i) => Json::from(*i),
+        Value::Float(f) => Json::from(*f),
+        Value::Str(s) => Json::String(s.clone()),
+        Value::Card(c) => card(*c),
+        Value::Player(s) => player_json(st, *s),
+        Value::List(items) => Json::Array(items.iter().map(|i| value_json(st, i, card)).collect()),
+    }
+}

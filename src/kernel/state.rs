@@ -1,0 +1,482 @@
+//! The game state and its primitive operations: where each card is, who knows it, piles, hands,
+//! phase, turn, clock, timers, variables and the seeded random generator.
+//!
+//! Every card is in exactly one place: `cards[i].loc` and the zone contents always agree, because
+//! only the functions here move cards.
+
+use super::card::{CardIdx, Face};
+use super::table::{PhaseId, PileId, Table};
+use super::value::{Seat, Value};
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Where a card is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Loc {
+    Hand { seat: Seat, slot: u16 },
+    Pile(PileId),
+}
+
+/// One physical card of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardState {
+    pub face: Face,
+    /// What players see as the card's id; random, and renewed when the card is shuffled.
+    pub public_id: u32,
+    /// Bit `s` set: the player in seat `s` knows this card's face.
+    pub known_by: u32,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Timer {
+    pub name: String,
+    /// Game-clock time in milliseconds at which it fires.
+    pub deadline: u64,
+    pub seat: Option<Seat>,
+    /// Order of setting, so timers with the same deadline fire in the order they were set.
+    pub seq: u64,
+}
+
+/// How the game ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Empty for a draw.
+    pub winners: Vec<Seat>,
+    pub reason: String,
+}
+
+/// Everything that changes during a game, except the event log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameState {
+    pub players: Arc<Vec<String>>,
+    pub cards: Vec<CardState>,
+    pub hands: Vec<Vec<Option<CardIdx>>>,
+    /// Top of a pile is the last element.
+    pub piles: Vec<Vec<CardIdx>>,
+    pub phase: PhaseId,
+    pub current: Option<Seat>,
+    /// Game clock in milliseconds.
+    pub clock: u64,
+    pub timers: Vec<Timer>,
+    timer_seq: u64,
+    pub rng: ChaCha8Rng,
+    pub house: Vec<Value>,
+    pub game_vars: Vec<Value>,
+    pub player_vars: Vec<Vec<Value>>,
+    pub outcome: Option<Outcome>,
+    /// Set once the setup phases are over and turns have begun.
+    pub turns_started: bool,
+}
+
+/// A misuse of a primitive by the rules (a script bug, not a player's illegal move).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StateError {
+    #[error("seat {0} does not exist")]
+    NoSeat(u8),
+    #[error("{0}'s hand has no slot {1}")]
+    NoSlot(String, usize),
+    #[error("the pile `{0}` is empty")]
+    EmptyPile(String),
+    #[error("card#{0} does not exist")]
+    NoCard(u16),
+    #[error("a card cannot be swapped with itself")]
+    SameCard,
+    #[error("a game needs between 1 and 32 players, not {0}")]
+    PlayerCount(usize),
+}
+
+impl GameState {
+    /// A new game: every card of the deck shuffled into the draw pile (or the first pile).
+    pub fn new(
+        table: &Table,
+        players: Vec<String>,
+        seed: u64,
+        house: Vec<Value>,
+    ) -> Result<GameState, StateError> {
+        if players.is_empty() || players.len() > 32 {
+            return Err(StateError::PlayerCount(players.len()));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut faces = table.deck_for(&house);
+        faces.shuffle(&mut rng);
+        let stock = table.draw_pile.unwrap_or(PileId(0));
+        let ids = unique_ids(&mut rng, faces.len());
+        let cards: Vec<CardState> = faces
+            .iter()
+            .zip(ids)
+            .map(|(&face, public_id)| CardState {
+                face,
+                public_id,
+                known_by: 0,
+                loc: Loc::Pile(stock),
+            })
+            .collect();
+        let mut piles = vec![Vec::new(); table.piles.len().max(1)];
+        piles[stock.0 as usize] = (0..cards.len() as u16).map(CardIdx).collect();
+        let n = players.len();
+        Ok(GameState {
+            players: Arc::new(players),
+            cards,
+            hands: vec![Vec::new(); n],
+            piles,
+            phase: PhaseId(0),
+            current: None,
+            clock: 0,
+            timers: Vec::new(),
+            timer_seq: 0,
+            rng,
+            house,
+            game_vars: table.game_vars.iter().map(|v| v.1.clone()).collect(),
+            player_vars: vec![table.player_vars.iter().map(|v| v.1.clone()).collect(); n],
+            outcome: None,
+            turns_started: false,
+        })
+    }
+
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+
+    pub fn all_players_mask(&self) -> u32 {
+        if self.players.len() == 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.players.len()) - 1
+        }
+    }
+
+    pub fn seat(&self, seat: Seat) -> Result<Seat, StateError> {
+        if seat.index() < self.players.len() {
+            Ok(seat)
+        } else {
+            Err(StateError::NoSeat(seat.0))
+        }
+    }
+
+    pub fn seat_of(&self, name: &str) -> Option<Seat> {
+        self.players
+            .iter()
+            .position(|p| p == name)
+            .map(|i| Seat(i as u8))
+    }
+
+    pub fn card(&self, card: CardIdx) -> Result<&CardState, StateError> {
+        self.cards
+            .get(card.0 as usize)
+            .ok_or(StateError::NoCard(card.0))
+    }
+
+    pub fn face(&self, card: CardIdx) -> Face {
+        self.cards[card.0 as usize].face
+    }
+
+    pub fn card_with_face(&self, face: Face) -> Option<CardIdx> {
+        self.cards
+            .iter()
+            .position(|c| c.face == face)
+            .map(|i| CardIdx(i as u16))
+    }
+
+    pub fn card_by_public_id(&self, id: u32) -> Option<CardIdx> {
+        self.cards
+            .iter()
+            .position(|c| c.public_id == id)
+            .map(|i| CardIdx(i as u16))
+    }
+
+    pub fn knows(&self, seat: Seat, card: CardIdx) -> bool {
+        self.cards[card.0 as usize].known_by & seat.bit() != 0
+    }
+
+    pub fn reveal_to(&mut self, card: CardIdx, seat: Seat) {
+        self.cards[card.0 as usize].known_by |= seat.bit();
+    }
+
+    pub fn reveal_to_all(&mut self, card: CardIdx) {
+        let all = self.all_players_mask();
+        self.cards[card.0 as usize].known_by = all;
+    }
+
+    pub fn hand(&self, seat: Seat) -> &[Option<CardIdx>] {
+        &self.hands[seat.index()]
+    }
+
+    pub fn pile(&self, pile: PileId) -> &[CardIdx] {
+        &self.piles[pile.0 as usize]
+    }
+
+    pub fn slot(&self, seat: Seat, slot: usize) -> Result<Option<CardIdx>, StateError> {
+        self.seat(seat)?;
+        self.hands[seat.index()]
+            .get(slot)
+            .copied()
+            .ok_or_else(|| StateError::NoSlot(self.players[seat.index()].clone(), slot))
+    }
+
+    /// Take a card out of wherever it is. A hand keeps an empty slot where it was.
+    fn lift(&mut self, card: CardIdx) {
+        match self.cards[card.0 as usize].loc {
+            Loc::Hand { seat, slot } => self.hands[seat.index()][slot as usize] = None,
+            Loc::Pile(pile) => {
+                let cards = &mut self.piles[pile.0 as usize];
+                if cards.last() == Some(&card) {
+                    cards.pop();
+                } else if let Some(pos) = cards.iter().position(|&c| c == card) {
+                    cards.remove(pos);
+                }
+            }
+        }
+    }
+
+    /// Put a card on top of a pile. Entering a face-up pile shows it to everyone.
+    pub fn move_to_pile(&mut self, table: &Table, card: CardIdx, pile: PileId) {
+        self.lift(card);
+        self.piles[pile.0 as usize].push(card);
+        self.cards[card.0 as usize].loc = Loc::Pile(pile);
+        if table.piles[pile.0 as usize].face_up {
+            self.reveal_to_all(card);
+        }
+    }
+
+    /// Put a card at the bottom of a pile.
+    pub fn move_under_pile(&mut self, table: &Table, card: CardIdx, pile: PileId) {
+        self.lift(card);
+        self.piles[pile.0 as usize].insert(0, card);
+        self.cards[card.0 as usize].loc = Loc::Pile(pile);
+        if table.piles[pile.0 as usize].face_up {
+            self.reveal_to_all(card);
+        }
+    }
+
+    /// Put a card into a hand slot, growing the hand with empty slots if needed.
+    /// Whatever was in the slot must have been moved away first.
+    pub fn move_to_slot(&mut self, card: CardIdx, seat: Seat, slot: usize) -> Result<(), StateError> {
+        self.seat(seat)?;
+        if let Some(Some(old)) = self.hands[seat.index()].get(slot)
+            && *old != card
+        {
+            // Keep every card in exactly one place: the occupant goes where the card came from.
+            let from = self.cards[card.0 as usize].loc;
+            let old = *old;
+            self.lift(card);
+            self.place(old, from);
+        } else {
+            self.lift(card);
+        }
+        let hand = &mut self.hands[seat.index()];
+        if hand.len() <= slot {
+            hand.resize(slot + 1, None);
+        }
+        hand[slot] = Some(card);
+        self.cards[card.0 as usize].loc = Loc::Hand {
+            seat,
+            slot: slot as u16,
+        };
+        Ok(())
+    }
+
+    fn place(&mut self, card: CardIdx, loc: Loc) {
+        match loc {
+            Loc::Hand { seat, slot } => self.hands[seat.index()][slot as usize] = Some(card),
+            Loc::Pile(pile) => self.piles[pile.0 as usize].push(card),
+        }
+        self.cards[card.0 as usize].loc = loc;
+    }
+
+    /// Add a card to a hand: into the first empty slot, else a new slot at the end. Returns the slot.
+    pub fn add_to_hand(&mut self, card: CardIdx, seat: Seat) -> Result<usize, StateError> {
+        self.seat(seat)?;
+        let slot = self.hands[seat.index()]
+            .iter()
+            .position(Option::is_none)
+            .unwrap_or(self.hands[seat.index()].len());
+        self.move_to_slot(card, seat, slot)?;
+        Ok(slot)
+    }
+
+    /// Add a card to a new slot at the end of a hand. Returns the slot.
+    pub fn append_to_hand(&mut self, card: CardIdx, seat: Seat) -> Result<usize, StateError> {
+        self.seat(seat)?;
+        let slot = self.hands[seat.index()].len();
+        self.move_to_slot(card, seat, slot)?;
+        Ok(slot)
+    }
+
+    /// Close the gaps in a hand: later cards shift down.
+    pub fn compact_hand(&mut self, seat: Seat) -> Result<(), StateError> {
+        self.seat(seat)?;
+        let cards: Vec<CardIdx> = self.hands[seat.index()].iter().flatten().copied().collect();
+        self.hands[seat.index()] = cards.iter().map(|&c| Some(c)).collect();
+        for (slot, card) in cards.into_iter().enumerate() {
+            self.cards[card.0 as usize].loc = Loc::Hand {
+                seat,
+                slot: slot as u16,
+            };
+        }
+        Ok(())
+    }
+
+    /// Drop trailing empty slots of a hand.
+    pub fn trim_hand(&mut self, seat: Seat) {
+        let hand = &mut self.hands[seat.index()];
+        while hand.last() == Some(&None) {
+            hand.pop();
+        }
+    }
+
+    /// Exchange the places of two cards. What each player knows stays with the cards.
+    pub fn swap(&mut self, a: CardIdx, b: CardIdx) -> Result<(), StateError> {
+        if a == b {
+            return Err(StateError::SameCard);
+        }
+        let (la, pa) = self.position(a);
+        let (lb, pb) = self.position(b);
+        self.put_at(a, lb, pb);
+        self.put_at(b, la, pa);
+        Ok(())
+    }
+
+    /// A card's location and, in a pile, its index from the bottom.
+    fn position(&self, card: CardIdx) -> (Loc, usize) {
+        let loc = self.cards[card.0 as usize].loc;
+        let pos = match loc {
+            Loc::Hand { slot, .. } => slot as usize,
+            Loc::Pile(pile) => self.piles[pile.0 as usize]
+                .iter()
+                .position(|&c| c == card)
+                .unwrap_or(0),
+        };
+        (loc, pos)
+    }
+
+    fn put_at(&mut self, card: CardIdx, loc: Loc, pos: usize) {
+        match loc {
+            Loc::Hand { seat, .. } => self.hands[seat.index()][pos] = Some(card),
+            Loc::Pile(pile) => self.piles[pile.0 as usize][pos] = card,
+        }
+        self.cards[card.0 as usize].loc = loc;
+    }
+
+    /// Shuffle a pile face down: nobody knows its cards any more, and they get new public ids
+    /// so that no one can follow a card through the shuffle.
+    pub fn shuffle_pile(&mut self, pile: PileId) {
+        let mut cards = std::mem::take(&mut self.piles[pile.0 as usize]);
+        cards.shuffle(&mut self.rng);
+        let ids = self.fresh_ids(cards.len());
+        for (&card, id) in cards.iter().zip(ids) {
+            let c = &mut self.cards[card.0 as usize];
+            c.known_by = 0;
+            c.public_id = id;
+        }
+        self.piles[pile.0 as usize] = cards;
+    }
+
+    fn fresh_ids(&mut self, n: usize) -> Vec<u32> {
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            let id = self.rng.random_range(0x1000_0000..=u32::MAX);
+            if !out.contains(&id) && !self.cards.iter().any(|c| c.public_id == id) {
+                out.push(id);
+            }
+        }
+        out
+    }
+
+    /// A uniformly random integer in `0..n` from the game's generator (`n` > 0).
+    pub fn random_below(&mut self, n: u64) -> u64 {
+        self.rng.random_range(0..n.max(1))
+    }
+
+    pub fn set_timer(&mut self, name: &str, millis: u64, seat: Option<Seat>) {
+        self.cancel_timer(name);
+        self.timer_seq += 1;
+        self.timers.push(Timer {
+            name: name.to_string(),
+            deadline: self.clock + millis,
+            seat,
+            seq: self.timer_seq,
+        });
+    }
+
+    pub fn cancel_timer(&mut self, name: &str) {
+        self.timers.retain(|t| t.name != name);
+    }
+
+    /// The index of the timer that fires next, if any fires at or before `limit`.
+    pub fn next_timer(&self, limit: u64) -> Option<usize> {
+        self.timers
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.deadline <= limit)
+            .min_by_key(|(_, t)| (t.deadline, t.seq))
+            .map(|(i, _)| i)
+    }
+
+    /// Give card objects new faces, keeping every face exactly once: `face` goes to `card`, and the
+    /// card that showed `face` takes `card`'s old face. Used to build scenario positions without
+    /// disturbing where cards are or who knows which position.
+    pub fn assign_face(&mut self, card: CardIdx, face: Face) -> Option<CardIdx> {
+        let holder = self.card_with_face(face)?;
+        let old = self.cards[card.0 as usize].face;
+        self.cards[holder.0 as usize].face = old;
+        self.cards[card.0 as usize].face = face;
+        Some(holder)
+    }
+
+    /// Check that every card is in exactly one place and the locations agree with the zones.
+    pub fn check_conservation(&self) -> Result<(), String> {
+        let mut seen = vec![false; self.cards.len()];
+        let mut visit = |card: CardIdx, loc: Loc| -> Result<(), String> {
+            let i = card.0 as usize;
+            if seen[i] {
+                return Err(format!("card#{i} is in two places"));
+            }
+            seen[i] = true;
+            if self.cards[i].loc != loc {
+                return Err(format!(
+                    "card#{i} is at {loc:?} but records {:?}",
+                    self.cards[i].loc
+                ));
+            }
+            Ok(())
+        };
+        for (s, hand) in self.hands.iter().enumerate() {
+            for (slot, card) in hand.iter().enumerate() {
+                if let Some(card) = card {
+                    visit(
+                        *card,
+                        Loc::Hand {
+                            seat: Seat(s as u8),
+                            slot: slot as u16,
+                        },
+                    )?;
+                }
+            }
+        }
+        for (p, pile) in self.piles.iter().enumerate() {
+            for &card in pile {
+                visit(card, Loc::Pile(PileId(p as u16)))?;
+            }
+        }
+        match seen.iter().position(|s| !s) {
+            Some(i) => Err(format!("card#{i} is nowhere")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `n` distinct random public ids.
+fn unique_ids(rng: &mut ChaCha8Rng, n: usize) -> Vec<u32> {
+    let mut ids: Vec<u32> = Vec::with_capacity(n);
+    while ids.len() < n {
+        let id = rng.random_range(0x1000_0000..=u32::MAX);
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    ids
+}

@@ -1,0 +1,213 @@
+//! The static description of a variant that the kernel needs: deck, points, piles, phases,
+//! variables, events, house rules and the declared actions used to enumerate candidates.
+//!
+//! The script layer builds it from `variant.yaml`; the kernel never reads files.
+
+use super::card::{Face, standard_deck};
+use super::value::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Index of a pile in `Table::piles`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct PileId(pub u16);
+
+/// Index of a phase in `Table::phases`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct PhaseId(pub u16);
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PileDecl {
+    pub name: String,
+    /// Cards entering a face-up pile become known to every player.
+    pub face_up: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhaseDecl {
+    pub name: String,
+    /// A setup phase (such as an initial peek) ends before the first turn.
+    pub setup: bool,
+}
+
+/// Who may send an action, for candidate enumeration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Actor {
+    /// The player whose turn it is.
+    Current,
+    /// Any player.
+    Anyone,
+    /// The player held in this game variable (for example whoever resolves a pending ability).
+    Var(usize),
+}
+
+/// A precondition on a declared action, checked in Rust before a candidate is tried.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Guard {
+    /// Game variable `index` equals the value.
+    VarIs(usize, Value),
+    /// Game variable `index` does not equal the value.
+    VarIsNot(usize, Value),
+    /// House rule `index` equals the value.
+    HouseIs(usize, Value),
+    /// The pile is not empty.
+    PileNotEmpty(PileId),
+    /// Per-player variable `index` of the actor equals the value.
+    ActorVarIs(usize, Value),
+}
+
+/// One argument position of an action form, as a domain to enumerate.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgDomain {
+    /// Exactly this word.
+    Word(String),
+    /// An occupied slot of the actor's own hand.
+    OwnSlot,
+    /// An occupied slot of another player's hand.
+    OtherSlot,
+    /// An occupied slot of any hand.
+    AnySlot,
+    /// The drawn card (`drawn`).
+    Drawn,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionDecl {
+    pub name: String,
+    pub actor: Actor,
+    /// `None`: every phase.
+    pub phases: Option<Vec<PhaseId>>,
+    pub guards: Vec<Guard>,
+    /// Alternative argument lists; an action with no arguments has one empty form.
+    pub forms: Vec<FormDecl>,
+}
+
+/// One argument list of an action, with its own extra preconditions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FormDecl {
+    pub args: Vec<ArgDomain>,
+    pub guards: Vec<Guard>,
+}
+
+/// How the deck is made.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeckDecl {
+    pub jokers: usize,
+    /// When set, the jokers are in the deck only while this boolean house rule is true.
+    pub jokers_rule: Option<usize>,
+}
+
+/// Everything static about a variant that a game needs.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    pub variant: String,
+    pub deck: DeckDecl,
+    /// Points per face, by `face_code`.
+    pub points: Vec<i64>,
+    pub piles: Vec<PileDecl>,
+    pub draw_pile: Option<PileId>,
+    pub discard_pile: Option<PileId>,
+    pub phases: Vec<PhaseDecl>,
+    pub game_vars: Vec<(String, Value)>,
+    pub player_vars: Vec<(String, Value)>,
+    pub events: Vec<Arc<str>>,
+    pub house_rules: Vec<(String, Value)>,
+    pub actions: Vec<ActionDecl>,
+    pub index: TableIndex,
+}
+
+/// Name lookups, built once by `Table::reindex`.
+#[derive(Clone, Debug, Default)]
+pub struct TableIndex {
+    piles: HashMap<String, PileId>,
+    phases: HashMap<String, PhaseId>,
+    game_vars: HashMap<String, usize>,
+    player_vars: HashMap<String, usize>,
+    events: HashMap<String, usize>,
+    house_rules: HashMap<String, usize>,
+    actions: HashMap<String, usize>,
+}
+
+/// A dense index for a face: rank * 4 + suit, jokers at 0.
+pub fn face_code(face: Face) -> usize {
+    match face.suit {
+        None => 0,
+        Some(s) => face.rank.0 as usize * 4 + s as usize,
+    }
+}
+
+/// The number of distinct `face_code`s.
+pub const FACE_CODES: usize = 14 * 4;
+
+impl Table {
+    /// Rebuild the name lookups after the declarations changed.
+    pub fn reindex(&mut self) {
+        fn index<T>(items: &[T], name: impl Fn(&T) -> &str) -> HashMap<String, usize> {
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, it)| (name(it).to_string(), i))
+                .collect()
+        }
+        self.index = TableIndex {
+            piles: index(&self.piles, |p| &p.name)
+                .into_iter()
+                .map(|(k, v)| (k, PileId(v as u16)))
+                .collect(),
+            phases: index(&self.phases, |p| &p.name)
+                .into_iter()
+                .map(|(k, v)| (k, PhaseId(v as u16)))
+                .collect(),
+            game_vars: index(&self.game_vars, |v| &v.0),
+            player_vars: index(&self.player_vars, |v| &v.0),
+            events: index(&self.events, |e| e),
+            house_rules: index(&self.house_rules, |h| &h.0),
+            actions: index(&self.actions, |a| &a.name),
+        };
+    }
+
+    pub fn pile(&self, name: &str) -> Option<PileId> {
+        self.index.piles.get(name).copied()
+    }
+
+    pub fn phase(&self, name: &str) -> Option<PhaseId> {
+        self.index.phases.get(name).copied()
+    }
+
+    pub fn phase_name(&self, phase: PhaseId) -> &str {
+        &self.phases[phase.0 as usize].name
+    }
+
+    pub fn game_var(&self, name: &str) -> Option<usize> {
+        self.index.game_vars.get(name).copied()
+    }
+
+    pub fn player_var(&self, name: &str) -> Option<usize> {
+        self.index.player_vars.get(name).copied()
+    }
+
+    pub fn event(&self, name: &str) -> Option<&Arc<str>> {
+        self.index.events.get(name).map(|&i| &self.events[i])
+    }
+
+    pub fn house_rule(&self, name: &str) -> Option<usize> {
+        self.index.house_rules.get(name).copied()
+    }
+
+    pub fn action(&self, name: &str) -> Option<&ActionDecl> {
+        self.index.actions.get(name).map(|&i| &self.actions[i])
+    }
+
+    pub fn points_of(&self, face: Face) -> i64 {
+        self.points.get(face_code(face)).copied().unwrap_or(0)
+    }
+
+    /// The deck for a game with these house-rule values (indexed like `house_rules`).
+    pub fn deck_for(&self, house: &[Value]) -> Vec<Face> {
+        let jokers = match self.deck.jokers_rule {
+            Some(rule) if house.get(rule) != Some(&Value::Bool(true)) => 0,
+            _ => self.deck.jokers,
+        };
+        standard_deck(jokers)
+    }
+}

@@ -1,0 +1,107 @@
+//! Values held in game variables, house rules and event payloads, and the seat type for players.
+
+use super::card::CardIdx;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A player's seat: the index in the order players were listed (which is turn order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub fn bit(self) -> u32 {
+        1 << self.0
+    }
+}
+
+/// A dynamically typed value: what variables, house rules and script arguments hold.
+///
+/// Cards and players are references, never copies of what a card shows, so a value can be
+/// rendered for a player from what that player knows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum Value {
+    #[default]
+    Unit,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Card(CardIdx),
+    Player(Seat),
+    List(Vec<Value>),
+}
+
+impl Value {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Unit => "nothing",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) => "an integer",
+            Value::Float(_) => "a number",
+            Value::Str(_) => "a word",
+            Value::Card(_) => "a card",
+            Value::Player(_) => "a player",
+            Value::List(_) => "a list",
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            Value::Float(f) if f.fract() == 0.0 => Some(*f as i64),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Int(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// Whether a value given for a house rule has the same kind as its default.
+    pub fn same_kind(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => true,
+            (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+        }
+    }
+}
+
+/// Plain text, without resolving cards or players (those print as `card#N` / `seat#N`).
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Unit => f.write_str("()"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{x}"),
+            Value::Str(s) => f.write_str(s),
+            Value::Card(c) => write!(f, "card#{}", c.0),
+            Value::Player(s) => write!(f, "seat#{}", s.0),
+            Value::List(items) => {
+                f.write_str("[")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
