@@ -111,6 +111,8 @@ pub struct Table {
     pub game_vars: Vec<(String, Value)>,
     pub player_vars: Vec<(String, Value)>,
     pub events: Vec<Arc<str>>,
+    /// Timer names the rules may set.
+    pub timers: Vec<String>,
     pub house_rules: Vec<(String, Value)>,
     pub actions: Vec<ActionDecl>,
     pub index: TableIndex,

@@ -1,0 +1,620 @@
+//! The kernel API that rule scripts see: the `Game` handle and the `Card`, `Player` and `Slot`
+//! types, registered on the sandboxed engine. Documented for designers in `rules/README.md`.
+
+use crate::kernel::{Arg, Audience, CardIdx, Game, Loc, Payload, Seat, Value};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, INT, Map, Position};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+type R<T> = Result<T, Box<EvalAltResult>>;
+
+/// The game as scripts hold it. Shared so that helper functions can take it as a parameter.
+#[derive(Clone)]
+pub struct GameHandle(pub Arc<Mutex<Game>>);
+
+impl GameHandle {
+    fn lock(&self) -> MutexGuard<'_, Game> {
+        // A poisoned lock only means an earlier panic; the game data is still consistent
+        // because every call is one short critical section.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A card, as scripts hold it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Card(pub CardIdx);
+
+/// A player, as scripts hold it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Player(pub Seat);
+
+/// A hand position given as an action argument (`bob's slot 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub seat: Seat,
+    pub slot: u32,
+}
+
+/// A card with where it was when `located` was called, for payloads (`idx`, `user`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Located(pub CardIdx, pub Option<(Seat, u16)>);
+
+/// A refusal raised by `refuse(…)`: the player's action is illegal, not a script bug.
+#[derive(Clone, Debug)]
+pub struct Refusal(pub String);
+
+fn err<T>(msg: impl Into<String>) -> R<T> {
+    Err(Box::new(EvalAltResult::ErrorRuntime(
+        Dynamic::from(msg.into()),
+        Position::NONE,
+    )))
+}
+
+/// The kernel value of a script value.
+pub fn to_value(d: &Dynamic) -> R<Value> {
+    Ok(if d.is_unit() {
+        Value::Unit
+    } else if let Some(b) = d.clone().try_cast::<bool>() {
+        Value::Bool(b)
+    } else if let Some(i) = d.clone().try_cast::<INT>() {
+        Value::Int(i)
+    } else if let Some(f) = d.clone().try_cast::<f64>() {
+        Value::Float(f)
+    } else if let Some(s) = d.clone().try_cast::<ImmutableString>() {
+        Value::Str(s.to_string())
+    } else if let Some(c) = d.clone().try_cast::<Card>() {
+        Value::Card(c.0)
+    } else if let Some(p) = d.clone().try_cast::<Player>() {
+        Value::Player(p.0)
+    } else if let Some(a) = d.clone().try_cast::<Array>() {
+        Value::List(a.iter().map(to_value).collect::<R<_>>()?)
+    } else {
+        return err(format!("a {} cannot be stored in a game variable", d.type_name()));
+    })
+}
+
+/// The script value of a kernel value.
+pub fn from_value(v: &Value) -> Dynamic {
+    match v {
+        Value::Unit => Dynamic::UNIT,
+        Value::Bool(b) => Dynamic::from(*b),
+        Value::Int(i) => Dynamic::from(*i),
+        Value::Float(f) => Dynamic::from(*f),
+        Value::Str(s) => Dynamic::from(s.clone()),
+        Value::Card(c) => Dynamic::from(Card(*c)),
+        Value::Player(p) => Dynamic::from(Player(*p)),
+        Value::List(items) => Dynamic::from(items.iter().map(from_value).collect::<Array>()),
+    }
+}
+
+/// The script value of an action argument.
+pub fn arg_value(arg: &Arg) -> Dynamic {
+    match arg {
+        Arg::Word(w) => Dynamic::from(w.clone()),
+        Arg::Int(i) => Dynamic::from(*i),
+        Arg::Float(f) => Dynamic::from(*f),
+        Arg::Card(c) => Dynamic::from(Card(*c)),
+        Arg::Slot { seat, slot } => Dynamic::from(Slot {
+            seat: *seat,
+            slot: *slot,
+        }),
+        Arg::Drawn => Dynamic::from("drawn".to_string()),
+    }
+}
+
+fn payload(game: &Game, d: &Dynamic) -> R<Payload> {
+    Ok(if d.is_unit() {
+        Payload::Null
+    } else if let Some(b) = d.clone().try_cast::<bool>() {
+        Payload::Bool(b)
+    } else if let Some(i) = d.clone().try_cast::<INT>() {
+        Payload::Int(i)
+    } else if let Some(f) = d.clone().try_cast::<f64>() {
+        Payload::Float(f)
+    } else if let Some(s) = d.clone().try_cast::<ImmutableString>() {
+        Payload::Str(s.to_string())
+    } else if let Some(c) = d.clone().try_cast::<Card>() {
+        game.card_ref(c.0, false)
+    } else if let Some(Located(card, at)) = d.clone().try_cast::<Located>() {
+        let mut p = game.card_ref(card, false);
+        if let (Payload::Card(c), Some((seat, slot))) = (&mut p, at) {
+            c.extra.push(("idx".into(), Payload::Int(slot as i64)));
+            c.extra.push(("user".into(), Payload::Player(seat)));
+        }
+        p
+    } else if let Some(p) = d.clone().try_cast::<Player>() {
+        Payload::Player(p.0)
+    } else if let Some(s) = d.clone().try_cast::<Slot>() {
+        Payload::Map(vec![
+            ("user".into(), Payload::Player(s.seat)),
+            ("idx".into(), Payload::Int(s.slot as i64)),
+        ])
+    } else if let Some(a) = d.clone().try_cast::<Array>() {
+        Payload::List(a.iter().map(|x| payload(game, x)).collect::<R<_>>()?)
+    } else if let Some(m) = d.clone().try_cast::<Map>() {
+        Payload::Map(
+            m.iter()
+                .map(|(k, v)| Ok((k.to_string(), payload(game, v)?)))
+                .collect::<R<_>>()?,
+        )
+    } else {
+        return err(format!("a {} cannot go in an event", d.type_name()));
+    })
+}
+
+fn pile_id(game: &Game, name: &str) -> R<crate::kernel::PileId> {
+    match game.table.pile(name) {
+        Some(p) => Ok(p),
+        None => err(format!(
+            "`{name}` is not a pile of this variant{}",
+            super::error::suggest(name, game.table.piles.iter().map(|p| p.name.as_str()))
+        )),
+    }
+}
+
+fn seat(game: &Game, p: Player) -> R<Seat> {
+    game.state.seat(p.0).or_else(|e| err(e.to_string()))
+}
+
+fn slot_index(slot: INT) -> R<usize> {
+    usize::try_from(slot).or_else(|_| err(format!("slot {slot} is negative")))
+}
+
+fn opt_card(c: Option<CardIdx>) -> Dynamic {
+    c.map_or(Dynamic::UNIT, |c| Dynamic::from(Card(c)))
+}
+
+fn card_arg(game: &Game, p: Player, arg: &Dynamic) -> R<Dynamic> {
+    if let Some(c) = arg.clone().try_cast::<Card>() {
+        return Ok(Dynamic::from(c));
+    }
+    let (owner, slot) = if let Some(s) = arg.clone().try_cast::<Slot>() {
+        (s.seat, s.slot as usize)
+    } else if let Some(i) = arg.clone().try_cast::<INT>() {
+        (p.0, slot_index(i)?)
+    } else {
+        return refusal(format!("expected a card, not `{arg}`"));
+    };
+    match game.state.hand(owner).get(slot).copied().flatten() {
+        Some(c) => Ok(Dynamic::from(Card(c))),
+        None => refusal(format!(
+            "no card in {}'s slot {slot}",
+            game.state.players[owner.index()]
+        )),
+    }
+}
+
+fn refusal<T>(msg: String) -> R<T> {
+    Err(Box::new(EvalAltResult::ErrorRuntime(
+        Dynamic::from(Refusal(msg)),
+        Position::NONE,
+    )))
+}
+
+/// Register the API on a fresh engine.
+pub fn register(engine: &mut Engine) {
+    engine
+        .register_type_with_name::<GameHandle>("Game")
+        .register_type_with_name::<Card>("Card")
+        .register_type_with_name::<Player>("Player")
+        .register_type_with_name::<Slot>("Slot")
+        .register_type_with_name::<Located>("LocatedCard")
+        .register_type_with_name::<Refusal>("Refusal");
+
+    engine.register_fn("refuse", |msg: ImmutableString| -> R<()> {
+        refusal(msg.to_string())
+    });
+
+    // Cards and players compare by identity.
+    engine
+        .register_fn("==", |a: Card, b: Card| a == b)
+        .register_fn("!=", |a: Card, b: Card| a != b)
+        .register_fn("==", |a: Player, b: Player| a == b)
+        .register_fn("!=", |a: Player, b: Player| a != b)
+        .register_fn("==", |a: Slot, b: Slot| a == b)
+        .register_fn("to_string", |c: &mut Card| format!("card#{}", c.0.0))
+        .register_fn("to_debug", |c: &mut Card| format!("card#{}", c.0.0))
+        .register_fn("to_string", |p: &mut Player| format!("seat#{}", p.0.0))
+        .register_fn("to_debug", |p: &mut Player| format!("seat#{}", p.0.0))
+        .register_get("seat", |p: &mut Player| p.0.0 as INT)
+        .register_get("player", |s: &mut Slot| Player(s.seat))
+        .register_get("slot", |s: &mut Slot| s.slot as INT);
+
+    register_players(engine);
+    register_cards(engine);
+    register_state(engine);
+}
+
+fn register_players(engine: &mut Engine) {
+    engine
+        .register_get("players", |g: &mut GameHandle| -> Array {
+            (0..g.lock().state.player_count())
+                .map(|i| Dynamic::from(Player(Seat(i as u8))))
+                .collect()
+        })
+        .register_get("player_count", |g: &mut GameHandle| {
+            g.lock().state.player_count() as INT
+        })
+        .register_get("current", |g: &mut GameHandle| {
+            g.lock()
+                .state
+                .current
+                .map_or(Dynamic::UNIT, |s| Dynamic::from(Player(s)))
+        })
+        .register_fn("set_current", |g: &mut GameHandle, p: Player| -> R<()> {
+            let mut game = g.lock();
+            let s = seat(&game, p)?;
+            game.state.current = Some(s);
+            Ok(())
+        })
+        .register_fn("next_player", |g: &mut GameHandle, p: Player| -> R<Player> {
+            let game = g.lock();
+            let s = seat(&game, p)?;
+            Ok(Player(Seat(
+                ((s.index() + 1) % game.state.player_count()) as u8,
+            )))
+        })
+        .register_fn("player_at", |g: &mut GameHandle, i: INT| -> R<Player> {
+            let game = g.lock();
+            match usize::try_from(i) {
+                Ok(i) if i < game.state.player_count() => Ok(Player(Seat(i as u8))),
+                _ => err(format!("there is no seat {i}")),
+            }
+        })
+        .register_fn("name", |g: &mut GameHandle, p: Player| -> R<String> {
+            let game = g.lock();
+            let s = seat(&game, p)?;
+            Ok(game.state.players[s.index()].clone())
+        });
+}
+
+fn register_cards(engine: &mut Engine) {
+    // Faces.
+    engine
+        .register_fn("rank", |g: &mut GameHandle, c: Card| {
+            g.lock().state.face(c.0).rank.short().to_string()
+        })
+        .register_fn("rank_number", |g: &mut GameHandle, c: Card| {
+            g.lock().state.face(c.0).rank.0 as INT
+        })
+        .register_fn("suit", |g: &mut GameHandle, c: Card| {
+            g.lock()
+                .state
+                .face(c.0)
+                .suit
+                .map_or(String::new(), |s| s.letter().to_string())
+        })
+        .register_fn("face", |g: &mut GameHandle, c: Card| {
+            g.lock().state.face(c.0).to_string()
+        })
+        .register_fn("is_red", |g: &mut GameHandle, c: Card| {
+            g.lock().state.face(c.0).is_red()
+        })
+        .register_fn("points", |g: &mut GameHandle, c: Card| {
+            let game = g.lock();
+            game.table.points_of(game.state.face(c.0)) as INT
+        });
+
+    // Hands.
+    engine
+        .register_fn("hand", |g: &mut GameHandle, p: Player| -> R<Array> {
+            let game = g.lock();
+            let s = seat(&game, p)?;
+            Ok(game.state.hand(s).iter().map(|&c| opt_card(c)).collect())
+        })
+        .register_fn("cards_in_hand", |g: &mut GameHandle, p: Player| -> R<Array> {
+            let game = g.lock();
+            let s = seat(&game, p)?;
+            Ok(game
+                .state
+                .hand(s)
+                .iter()
+                .flatten()
+                .map(|&c| Dynamic::from(Card(c)))
+                .collect())
+        })
+        .register_fn("hand_count", |g: &mut GameHandle, p: Player| -> R<INT> {
+            let game = g.lock();
+            let s = seat(&game, p)?;
+            Ok(game.state.hand(s).iter().flatten().count() as INT)
+        })
+        .register_fn("slot_count", |g: &mut GameHandle, p: Player| -> R<INT> {
+            let game = g.lock();
+            let s = seat(&game, p)?;
+            Ok(game.state.hand(s).len() as INT)
+        })
+        .register_fn("card_at", |g: &mut GameHandle, p: Player, slot: INT| -> R<Dynamic> {
+            let game = g.lock();
+            let s = seat(&game, p)?;
+            let slot = slot_index(slot)?;
+            Ok(opt_card(game.state.hand(s).get(slot).copied().flatten()))
+        })
+        .register_fn("owner", |g: &mut GameHandle, c: Card| match g.lock().state.cards[c.0.0 as usize].loc {
+            Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
+            Loc::Pile(_) => Dynamic::UNIT,
+        })
+        .register_fn("slot_of", |g: &mut GameHandle, c: Card| match g.lock().state.cards[c.0.0 as usize].loc {
+            Loc::Hand { slot, .. } => slot as INT,
+            Loc::Pile(_) => -1,
+        })
+        .register_fn("pile_of", |g: &mut GameHandle, c: Card| {
+            let game = g.lock();
+            match game.state.cards[c.0.0 as usize].loc {
+                Loc::Hand { .. } => Dynamic::UNIT,
+                Loc::Pile(p) => Dynamic::from(game.table.piles[p.0 as usize].name.clone()),
+            }
+        })
+        .register_fn("card_arg", |g: &mut GameHandle, p: Player, arg: Dynamic| -> R<Dynamic> {
+            card_arg(&g.lock(), p, &arg)
+        })
+        .register_fn("located", |g: &mut GameHandle, c: Card| {
+            match g.lock().state.cards[c.0.0 as usize].loc {
+                Loc::Hand { seat, slot } => Located(c.0, Some((seat, slot))),
+                Loc::Pile(_) => Located(c.0, None),
+            }
+        });
+
+    // Piles.
+    engine
+        .register_fn("pile_size", |g: &mut GameHandle, name: &str| -> R<INT> {
+            let game = g.lock();
+            let p = pile_id(&game, name)?;
+            Ok(game.state.pile(p).len() as INT)
+        })
+        .register_fn("top", |g: &mut GameHandle, name: &str| -> R<Dynamic> {
+            let game = g.lock();
+            let p = pile_id(&game, name)?;
+            Ok(opt_card(game.state.pile(p).last().copied()))
+        })
+        .register_fn("pile", |g: &mut GameHandle, name: &str| -> R<Array> {
+            let game = g.lock();
+            let p = pile_id(&game, name)?;
+            Ok(game.state.pile(p).iter().map(|&c| Dynamic::from(Card(c))).collect())
+        });
+
+    // Moving cards.
+    engine
+        .register_fn("to_pile", |g: &mut GameHandle, c: Card, name: &str| -> R<()> {
+            let mut game = g.lock();
+            let p = pile_id(&game, name)?;
+            let table = game.table.clone();
+            game.state.move_to_pile(&table, c.0, p);
+            Ok(())
+        })
+        .register_fn("under_pile", |g: &mut GameHandle, c: Card, name: &str| -> R<()> {
+            let mut game = g.lock();
+            let p = pile_id(&game, name)?;
+            let table = game.table.clone();
+            game.state.move_under_pile(&table, c.0, p);
+            Ok(())
+        })
+        .register_fn("to_slot", |g: &mut GameHandle, c: Card, p: Player, slot: INT| -> R<()> {
+            let mut game = g.lock();
+            let s = seat(&game, p)?;
+            let slot = slot_index(slot)?;
+            game.state.move_to_slot(c.0, s, slot).or_else(|e| err(e.to_string()))
+        })
+        .register_fn("add_to_hand", |g: &mut GameHandle, c: Card, p: Player| -> R<INT> {
+            let mut game = g.lock();
+            let s = seat(&game, p)?;
+            game.state
+                .add_to_hand(c.0, s)
+                .map(|slot| slot as INT)
+                .or_else(|e| err(e.to_string()))
+        })
+        .register_fn("append_to_hand", |g: &mut GameHandle, c: Card, p: Player| -> R<INT> {
+            let mut game = g.lock();
+            let s = seat(&game, p)?;
+            game.state
+                .append_to_hand(c.0, s)
+                .map(|slot| slot as INT)
+                .or_else(|e| err(e.to_string()))
+        })
+        .register_fn("compact", |g: &mut GameHandle, p: Player| -> R<()> {
+            let mut game = g.lock();
+            let s = seat(&game, p)?;
+            game.state.compact_hand(s).or_else(|e| err(e.to_string()))
+        })
+        .register_fn("swap", |g: &mut GameHandle, a: Card, b: Card| -> R<()> {
+            g.lock().state.swap(a.0, b.0).or_else(|e| err(e.to_string()))
+        })
+        .register_fn("shuffle", |g: &mut GameHandle, name: &str| -> R<()> {
+            let mut game = g.lock();
+            let p = pile_id(&game, name)?;
+            game.state.shuffle_pile(p);
+            Ok(())
+        })
+        .register_fn("deal", |g: &mut GameHandle, name: &str, count: INT| -> R<()> {
+            let mut game = g.lock();
+            let p = pile_id(&game, name)?;
+            for _ in 0..count {
+                for s in 0..game.state.player_count() {
+                    let Some(&c) = game.state.pile(p).last() else {
+                        return err(format!("the pile `{name}` ran out while dealing"));
+                    };
+                    game.state
+                        .append_to_hand(c, Seat(s as u8))
+                        .or_else(|e| err(e.to_string()))?;
+                }
+            }
+            Ok(())
+        });
+
+    // Knowledge.
+    engine
+        .register_fn("reveal", |g: &mut GameHandle, c: Card, p: Player| -> R<()> {
+            let mut game = g.lock();
+            let s = seat(&game, p)?;
+            game.state.reveal_to(c.0, s);
+            Ok(())
+        })
+        .register_fn("reveal_all", |g: &mut GameHandle, c: Card| {
+            g.lock().state.reveal_to_all(c.0);
+        })
+        .register_fn("knows", |g: &mut GameHandle, p: Player, c: Card| -> R<bool> {
+            let game = g.lock();
+            let s = seat(&game, p)?;
+            Ok(game.state.knows(s, c.0))
+        });
+}
+
+fn register_state(engine: &mut Engine) {
+    // Phases and turns.
+    engine
+        .register_get("phase", |g: &mut GameHandle| {
+            let game = g.lock();
+            game.table.phase_name(game.state.phase).to_string()
+        })
+        .register_fn("set_phase", |g: &mut GameHandle, name: &str| -> R<()> {
+            let mut game = g.lock();
+            match game.table.phase(name) {
+                Some(p) => {
+                    game.state.phase = p;
+                    Ok(())
+                }
+                None => err(format!(
+                    "`{name}` is not a phase of this variant{}",
+                    super::error::suggest(name, game.table.phases.iter().map(|p| p.name.as_str()))
+                )),
+            }
+        })
+        .register_get("turns_started", |g: &mut GameHandle| g.lock().state.turns_started)
+        .register_fn("begin_turns", |g: &mut GameHandle| {
+            g.lock().state.turns_started = true;
+        });
+
+    // Variables and house rules.
+    engine
+        .register_fn("get", |g: &mut GameHandle, name: &str| -> R<Dynamic> {
+            let game = g.lock();
+            match game.table.game_var(name) {
+                Some(i) => Ok(from_value(&game.state.game_vars[i])),
+                None => unknown_var(&game, name, false),
+            }
+        })
+        .register_fn("set", |g: &mut GameHandle, name: &str, v: Dynamic| -> R<()> {
+            let mut game = g.lock();
+            match game.table.game_var(name) {
+                Some(i) => {
+                    game.state.game_vars[i] = to_value(&v)?;
+                    Ok(())
+                }
+                None => unknown_var(&game, name, false),
+            }
+        })
+        .register_fn("pget", |g: &mut GameHandle, p: Player, name: &str| -> R<Dynamic> {
+            let game = g.lock();
+            let s = seat(&game, p)?;
+            match game.table.player_var(name) {
+                Some(i) => Ok(from_value(&game.state.player_vars[s.index()][i])),
+                None => unknown_var(&game, name, true),
+            }
+        })
+        .register_fn("pset", |g: &mut GameHandle, p: Player, name: &str, v: Dynamic| -> R<()> {
+            let mut game = g.lock();
+            let s = seat(&game, p)?;
+            match game.table.player_var(name) {
+                Some(i) => {
+                    game.state.player_vars[s.index()][i] = to_value(&v)?;
+                    Ok(())
+                }
+                None => unknown_var(&game, name, true),
+            }
+        })
+        .register_fn("house", |g: &mut GameHandle, name: &str| -> R<Dynamic> {
+            let game = g.lock();
+            match game.table.house_rule(name) {
+                Some(i) => Ok(from_value(&game.state.house[i])),
+                None => err(format!(
+                    "`{name}` is not a house rule of this variant{}",
+                    super::error::suggest(name, game.table.house_rules.iter().map(|h| h.0.as_str()))
+                )),
+            }
+        });
+
+    // Events.
+    engine
+        .register_fn("broadcast", |g: &mut GameHandle, name: &str, fields: Map| -> R<()> {
+            emit(g, name, Audience::Everyone, fields)
+        })
+        .register_fn("tell", |g: &mut GameHandle, p: Player, name: &str, fields: Map| -> R<()> {
+            let s = seat(&g.lock(), p)?;
+            emit(g, name, Audience::Player(s), fields)
+        });
+
+    // Time, chance and the end.
+    engine
+        .register_fn("set_timer", |g: &mut GameHandle, name: &str, seconds: Dynamic| -> R<()> {
+            set_timer(g, name, seconds, None)
+        })
+        .register_fn("set_timer", |g: &mut GameHandle, name: &str, seconds: Dynamic, p: Player| -> R<()> {
+            set_timer(g, name, seconds, Some(p))
+        })
+        .register_fn("cancel_timer", |g: &mut GameHandle, name: &str| {
+            g.lock().state.cancel_timer(name);
+        })
+        .register_get("clock", |g: &mut GameHandle| g.lock().state.clock as INT)
+        .register_fn("random", |g: &mut GameHandle, n: INT| -> R<INT> {
+            if n <= 0 {
+                return err(format!("random({n}) needs a positive bound"));
+            }
+            Ok(g.lock().state.random_below(n as u64) as INT)
+        })
+        .register_fn("end", |g: &mut GameHandle, winners: Array, reason: &str| -> R<()> {
+            let seats = winners
+                .iter()
+                .map(|w| match w.clone().try_cast::<Player>() {
+                    Some(p) => Ok(p.0),
+                    None => err(format!("end() takes a list of players, not a {}", w.type_name())),
+                })
+                .collect::<R<Vec<_>>>()?;
+            g.lock().finish(seats, reason);
+            Ok(())
+        })
+        .register_get("is_over", |g: &mut GameHandle| g.lock().is_over());
+}
+
+fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
+    let (kind, names): (&str, Vec<&str>) = if player {
+        ("player", game.table.player_vars.iter().map(|v| v.0.as_str()).collect())
+    } else {
+        ("game", game.table.game_vars.iter().map(|v| v.0.as_str()).collect())
+    };
+    err(format!(
+        "`{name}` is not a {kind} variable: declare it under vars.{kind} in variant.yaml{}",
+        super::error::suggest(name, names)
+    ))
+}
+
+fn emit(g: &GameHandle, name: &str, to: Audience, fields: Map) -> R<()> {
+    let mut game = g.lock();
+    let Some(event) = game.table.event(name).cloned() else {
+        return err(format!(
+            "`{name}` is not an event of this variant: declare it under events in variant.yaml{}",
+            super::error::suggest(name, game.table.events.iter().map(|e| &**e))
+        ));
+    };
+    let payload = payload(&game, &Dynamic::from(fields))?;
+    game.emit(event, to, payload);
+    Ok(())
+}
+
+fn set_timer(g: &GameHandle, name: &str, seconds: Dynamic, p: Option<Player>) -> R<()> {
+    let mut game = g.lock();
+    if !game.table.timers.iter().any(|t| t == name) {
+        return err(format!(
+            "`{name}` is not a timer of this variant: declare it under timers in variant.yaml{}",
+            super::error::suggest(name, game.table.timers.iter().map(String::as_str))
+        ));
+    }
+    let seconds = match to_value(&seconds)?.as_f64() {
+        Some(s) if s >= 0.0 => s,
+        _ => return err(format!("a timer needs a number of seconds, not `{seconds}`")),
+    };
+    let seat = match p {
+        Some(p) => Some(seat(&game, p)?),
+        None => None,
+    };
+    game.state
+        .set_timer(name, (seconds * 1000.0).round() as u64, seat);
+    Ok(())
+}

@@ -1,0 +1,420 @@
+//! `variant.yaml`: the deck, points, piles, phases, variables, events, timers, house rules and
+//! declared actions of a variant, read with serde_yaml and turned into the kernel's `Table`.
+
+use super::error::{ConfigProblem, locate};
+use crate::kernel::{
+    ActionDecl, Actor, ArgDomain, DeckDecl, Face, FormDecl, Guard, PhaseDecl, PileDecl, PileId,
+    Rank, Table, Value, table::FACE_CODES, table::face_code,
+};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantFile {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The entry script, relative to the variant's folder.
+    pub script: String,
+    #[serde(default)]
+    pub deck: DeckFile,
+    /// Points by rank (`A`, `2`..`10`, `J`, `Q`, `K`, `JK`) or by face (`KH`), the face winning.
+    pub points: BTreeMap<String, i64>,
+    pub piles: BTreeMap<String, PileFile>,
+    pub phases: Vec<PhaseFile>,
+    #[serde(default)]
+    pub house_rules: BTreeMap<String, HouseRuleFile>,
+    #[serde(default)]
+    pub vars: VarsFile,
+    #[serde(default)]
+    pub timers: Vec<String>,
+    pub events: Vec<String>,
+    pub actions: BTreeMap<String, ActionFile>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckFile {
+    #[serde(default)]
+    pub jokers: usize,
+    pub jokers_house_rule: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PileFile {
+    /// `draw` or `discard`: which pile the scenario steps `the draw pile` / `the discard pile` mean.
+    pub role: Option<String>,
+    #[serde(default)]
+    pub face_up: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum PhaseFile {
+    Name(String),
+    Full {
+        name: String,
+        #[serde(default)]
+        setup: bool,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HouseRuleFile {
+    pub default: serde_yaml::Value,
+    #[serde(default)]
+    pub doc: String,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VarsFile {
+    #[serde(default)]
+    pub game: BTreeMap<String, serde_yaml::Value>,
+    #[serde(default)]
+    pub player: BTreeMap<String, serde_yaml::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionFile {
+    /// `current` (default), `anyone`, or `var.<game variable holding a player>`.
+    #[serde(default)]
+    pub actor: Option<String>,
+    pub phases: Option<Vec<String>>,
+    #[serde(default)]
+    pub when: BTreeMap<String, serde_yaml::Value>,
+    #[serde(default)]
+    pub forms: Vec<FormFile>,
+    #[serde(default)]
+    pub doc: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum FormFile {
+    Args(Vec<String>),
+    Guarded {
+        args: Vec<String>,
+        #[serde(default)]
+        when: BTreeMap<String, serde_yaml::Value>,
+    },
+}
+
+/// A house rule's documentation, for `deckspec rules` and the README.
+#[derive(Clone, Debug)]
+pub struct HouseRuleDoc {
+    pub name: String,
+    pub default: Value,
+    pub doc: String,
+}
+
+/// Parse and check `variant.yaml`. `src` is its text, for pointing at lines.
+pub fn load(src: &str) -> Result<(VariantFile, Table, Vec<HouseRuleDoc>), ConfigProblem> {
+    let file: VariantFile = serde_yaml::from_str(src).map_err(|e| ConfigProblem::from_yaml(src, &e))?;
+    let table = build_table(src, &file)?;
+    let docs = file
+        .house_rules
+        .iter()
+        .map(|(name, h)| HouseRuleDoc {
+            name: name.clone(),
+            default: yaml_value(&h.default).unwrap_or_default(),
+            doc: h.doc.clone(),
+        })
+        .collect();
+    Ok((file, table, docs))
+}
+
+fn problem(src: &str, path: &[&str], needle: Option<&str>, message: String) -> ConfigProblem {
+    ConfigProblem {
+        message,
+        span: locate(src, path, needle),
+    }
+}
+
+/// A YAML scalar or list as a kernel value (`null` is `()`).
+pub fn yaml_value(v: &serde_yaml::Value) -> Option<Value> {
+    Some(match v {
+        serde_yaml::Value::Null => Value::Unit,
+        serde_yaml::Value::Bool(b) => Value::Bool(*b),
+        serde_yaml::Value::Number(n) => match n.as_i64() {
+            Some(i) => Value::Int(i),
+            None => Value::Float(n.as_f64()?),
+        },
+        serde_yaml::Value::String(s) => Value::Str(s.clone()),
+        serde_yaml::Value::Sequence(items) => {
+            Value::List(items.iter().map(yaml_value).collect::<Option<_>>()?)
+        }
+        _ => return None,
+    })
+}
+
+fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
+    let mut table = Table {
+        variant: file.name.clone(),
+        ..Table::default()
+    };
+
+    // House rules first: the deck and guards refer to them.
+    for (name, rule) in &file.house_rules {
+        let value = yaml_value(&rule.default).ok_or_else(|| {
+            problem(
+                src,
+                &["house_rules", name, "default"],
+                None,
+                format!("house rule `{name}` needs a default that is true/false, a number, a word or a list"),
+            )
+        })?;
+        table.house_rules.push((name.clone(), value));
+    }
+    table.reindex();
+
+    let jokers_rule = match &file.deck.jokers_house_rule {
+        None => None,
+        Some(name) => Some(table.house_rule(name).ok_or_else(|| {
+            problem(
+                src,
+                &["deck", "jokers_house_rule"],
+                Some(name),
+                format!("`{name}` is not a house rule of this variant"),
+            )
+        })?),
+    };
+    table.deck = DeckDecl {
+        jokers: file.deck.jokers,
+        jokers_rule,
+    };
+
+    table.points = vec![0; FACE_CODES];
+    let mut by_face = Vec::new();
+    for (key, &points) in &file.points {
+        if let Some(rank) = Rank::from_short(key) {
+            if rank == Rank::JOKER {
+                table.points[0] = points;
+            } else {
+                for suit in crate::kernel::Suit::ALL {
+                    table.points[face_code(Face::new(rank, suit))] = points;
+                }
+            }
+        } else if let Ok(face) = key.parse::<Face>() {
+            by_face.push((face, points));
+        } else {
+            return Err(problem(
+                src,
+                &["points"],
+                Some(key),
+                format!("`{key}` is neither a rank (A, 2-10, J, Q, K, JK) nor a card (KH)"),
+            ));
+        }
+    }
+    for (face, points) in by_face {
+        table.points[face_code(face)] = points;
+    }
+
+    for (name, pile) in &file.piles {
+        let id = PileId(table.piles.len() as u16);
+        match pile.role.as_deref() {
+            None => {}
+            Some("draw") => table.draw_pile = Some(id),
+            Some("discard") => table.discard_pile = Some(id),
+            Some(other) => {
+                return Err(problem(
+                    src,
+                    &["piles", name, "role"],
+                    Some(other),
+                    format!("pile role `{other}` is unknown: use `draw` or `discard`"),
+                ));
+            }
+        }
+        table.piles.push(PileDecl {
+            name: name.clone(),
+            face_up: pile.face_up,
+        });
+    }
+    if table.draw_pile.is_none() {
+        return Err(problem(
+            src,
+            &["piles"],
+            None,
+            "one pile needs `role: draw` (the pile the deck starts in)".into(),
+        ));
+    }
+
+    for phase in &file.phases {
+        table.phases.push(match phase {
+            PhaseFile::Name(name) => PhaseDecl {
+                name: name.clone(),
+                setup: false,
+            },
+            PhaseFile::Full { name, setup } => PhaseDecl {
+                name: name.clone(),
+                setup: *setup,
+            },
+        });
+    }
+    if table.phases.is_empty() {
+        return Err(problem(src, &["phases"], None, "a variant needs at least one phase".into()));
+    }
+
+    for (scope, vars, out) in [
+        ("game", &file.vars.game, &mut table.game_vars),
+        ("player", &file.vars.player, &mut table.player_vars),
+    ] {
+        for (name, v) in vars {
+            let value = yaml_value(v).ok_or_else(|| {
+                problem(
+                    src,
+                    &["vars", scope, name],
+                    None,
+                    format!("variable `{name}` needs a plain starting value"),
+                )
+            })?;
+            out.push((name.clone(), value));
+        }
+    }
+    table.events = file.events.iter().map(|e| Arc::from(e.as_str())).collect();
+    table.timers = file.timers.clone();
+    table.reindex();
+
+    for (name, action) in &file.actions {
+        let at = |field: &'static str| vec!["actions", name.as_str(), field];
+        let actor = match action.actor.as_deref().unwrap_or("current") {
+            "current" => Actor::Current,
+            "anyone" => Actor::Anyone,
+            other => match other.strip_prefix("var.").and_then(|v| table.game_var(v)) {
+                Some(i) => Actor::Var(i),
+                None => {
+                    return Err(problem(
+                        src,
+                        &at("actor"),
+                        Some(other),
+                        format!("actor `{other}` is unknown: use `current`, `anyone` or `var.<game variable>`"),
+                    ));
+                }
+            },
+        };
+        let phases = match &action.phases {
+            None => None,
+            Some(names) => Some(
+                names
+                    .iter()
+                    .map(|p| {
+                        table.phase(p).ok_or_else(|| {
+                            let help = super::error::suggest(p, table.phases.iter().map(|x| x.name.as_str()));
+                            problem(src, &at("phases"), Some(p), format!("`{p}` is not a phase of this variant{help}"))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+        };
+        let guards = guards(src, &table, &at("when"), &action.when)?;
+        let mut forms = Vec::new();
+        for form in &action.forms {
+            let (args, when) = match form {
+                FormFile::Args(args) => (args, None),
+                FormFile::Guarded { args, when } => (args, Some(when)),
+            };
+            let args = args
+                .iter()
+                .map(|a| {
+                    Ok(match a.as_str() {
+                        "own_slot" => ArgDomain::OwnSlot,
+                        "other_slot" => ArgDomain::OtherSlot,
+                        "any_slot" => ArgDomain::AnySlot,
+                        "drawn" => ArgDomain::Drawn,
+                        word if word.chars().all(|c| c.is_ascii_lowercase() || c == '_') => {
+                            ArgDomain::Word(word.to_string())
+                        }
+                        other => {
+                            return Err(problem(
+                                src,
+                                &at("forms"),
+                                Some(other),
+                                format!("`{other}` is not an argument kind: use own_slot, other_slot, any_slot, drawn or a lowercase word"),
+                            ));
+                        }
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let guards = match when {
+                Some(when) => self::guards(src, &table, &at("forms"), when)?,
+                None => Vec::new(),
+            };
+            forms.push(FormDecl { args, guards });
+        }
+        if forms.is_empty() {
+            forms.push(FormDecl {
+                args: Vec::new(),
+                guards: Vec::new(),
+            });
+        }
+        table.actions.push(ActionDecl {
+            name: name.clone(),
+            actor,
+            phases,
+            guards,
+            forms,
+        });
+    }
+    table.reindex();
+    Ok(table)
+}
+
+/// `when:` maps: `house.<rule>: value`, `var.<game var>: value` (or `{not: value}`),
+/// `me.<player var>: value`, `pile.<pile>: not_empty`.
+fn guards(
+    src: &str,
+    table: &Table,
+    path: &[&str],
+    when: &BTreeMap<String, serde_yaml::Value>,
+) -> Result<Vec<Guard>, ConfigProblem> {
+    let mut out = Vec::new();
+    for (key, v) in when {
+        let bad = |msg: String| problem(src, path, Some(key), msg);
+        let (negate, v) = match v {
+            serde_yaml::Value::Mapping(m) if m.len() == 1 && m.contains_key("not") => {
+                (true, &m["not"])
+            }
+            _ => (false, v),
+        };
+        let value = yaml_value(v).ok_or_else(|| bad(format!("`{key}` needs a plain value")))?;
+        let (kind, name) = key
+            .split_once('.')
+            .ok_or_else(|| bad(format!("`{key}` should be house.<rule>, var.<name>, me.<name> or pile.<name>")))?;
+        out.push(match kind {
+            "house" => Guard::HouseIs(
+                table
+                    .house_rule(name)
+                    .ok_or_else(|| bad(format!("`{name}` is not a house rule")))?,
+                value,
+            ),
+            "var" => {
+                let i = table
+                    .game_var(name)
+                    .ok_or_else(|| bad(format!("`{name}` is not a game variable")))?;
+                if negate {
+                    Guard::VarIsNot(i, value)
+                } else {
+                    Guard::VarIs(i, value)
+                }
+            }
+            "me" => Guard::ActorVarIs(
+                table
+                    .player_var(name)
+                    .ok_or_else(|| bad(format!("`{name}` is not a player variable")))?,
+                value,
+            ),
+            "pile" => Guard::PileNotEmpty(
+                table
+                    .pile(name)
+                    .ok_or_else(|| bad(format!("`{name}` is not a pile")))?,
+            ),
+            _ => return Err(bad(format!("`{kind}` guards are unknown: use house, var, me or pile"))),
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,188 @@
+//! Errors from loading a variant (bad YAML, script compile errors, missing hooks) and from running
+//! its scripts, as miette diagnostics that point at the line in the file at fault.
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+use std::path::Path;
+
+/// A problem in `variant.yaml` or `rulebook.yaml`, with the byte span it concerns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigProblem {
+    pub message: String,
+    pub span: (usize, usize),
+}
+
+impl ConfigProblem {
+    pub fn from_yaml(src: &str, e: &serde_yaml::Error) -> ConfigProblem {
+        let start = e.location().map_or(0, |l| l.index().min(src.len()));
+        let end = src[start..]
+            .find('\n')
+            .map_or(src.len(), |n| start + n)
+            .max(start);
+        // serde_yaml appends " at line N column M"; the diagnostic shows that itself.
+        let text = e.to_string();
+        let message = match text.find(" at line ") {
+            Some(i) => text[..i].to_string(),
+            None => text,
+        };
+        ConfigProblem {
+            message,
+            span: (start, end),
+        }
+    }
+}
+
+/// One problem in one file of a variant, ready to render.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+#[error("{message}")]
+pub struct SourceDiagnostic {
+    pub message: String,
+    #[source_code]
+    pub src: NamedSource<String>,
+    #[label("{label}")]
+    pub span: SourceSpan,
+    pub label: String,
+    #[help]
+    pub help: Option<String>,
+    /// 1-based line of the span, for plain-text reports.
+    pub line: usize,
+    pub column: usize,
+    pub path: String,
+}
+
+impl SourceDiagnostic {
+    pub fn new(path: &Path, src: &str, span: (usize, usize), message: String, label: &str) -> SourceDiagnostic {
+        let start = span.0.min(src.len());
+        let end = span.1.clamp(start, src.len());
+        let (line, column) = line_col(src, start);
+        SourceDiagnostic {
+            message,
+            src: NamedSource::new(path.display().to_string(), src.to_string()),
+            span: (start, end - start).into(),
+            label: label.to_string(),
+            help: None,
+            line,
+            column,
+            path: path.display().to_string(),
+        }
+    }
+
+    pub fn at_line(path: &Path, src: &str, line: usize, column: usize, message: String, label: &str) -> SourceDiagnostic {
+        let start = offset_of(src, line, column);
+        let end = src[start..].find('\n').map_or(src.len(), |n| start + n);
+        let end = if end == start { (start + 1).min(src.len()) } else { end };
+        SourceDiagnostic::new(path, src, (start, end), message, label)
+    }
+
+    /// `PATH:LINE:COL: MESSAGE`, for logs and `.expected` files.
+    pub fn short(&self) -> String {
+        format!("{}:{}:{}: {}", self.path, self.line, self.column, self.message)
+    }
+}
+
+/// Everything that can go wrong loading a variant.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+pub enum VariantError {
+    #[error("cannot read {path}: {message}")]
+    #[diagnostic(code(deckspec::io))]
+    Io { path: String, message: String },
+    #[error("no variant `{name}` in {dir}")]
+    #[diagnostic(code(deckspec::unknown_variant), help("{help}"))]
+    Unknown { name: String, dir: String, help: String },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Config(Box<SourceDiagnostic>),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Script(Box<SourceDiagnostic>),
+}
+
+impl VariantError {
+    pub fn short(&self) -> String {
+        match self {
+            VariantError::Config(d) | VariantError::Script(d) => d.short(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let before = &src[..offset.min(src.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// Byte offset of a 1-based line and column.
+pub fn offset_of(src: &str, line: usize, column: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in src.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let col: usize = l.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
+            return (offset + col).min(src.len());
+        }
+        offset += l.len();
+    }
+    src.len()
+}
+
+/// Find where a YAML key path (and optionally a value token under it) is written, as a byte span.
+/// A plain text search guided by indentation: serde_yaml keeps no positions for values.
+pub fn locate(src: &str, path: &[&str], needle: Option<&str>) -> (usize, usize) {
+    let lines: Vec<(usize, &str)> = src
+        .split_inclusive('\n')
+        .scan(0, |off, l| {
+            let start = *off;
+            *off += l.len();
+            Some((start, l))
+        })
+        .collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut from = 0;
+    let mut min_indent = 0;
+    let mut found: Option<(usize, usize)> = None;
+    for key in path {
+        let hit = lines[from..].iter().enumerate().find(|(_, (_, l))| {
+            let t = l.trim_start().trim_start_matches("- ");
+            indent(l) >= min_indent
+                && (t.starts_with(&format!("{key}:"))
+                    || t.starts_with(&format!("\"{key}\":"))
+                    || t.starts_with(&format!("'{key}':")))
+        });
+        match hit {
+            Some((i, (start, l))) => {
+                from += i + 1;
+                min_indent = indent(l) + 1;
+                let key_start = start + indent(l);
+                found = Some((key_start, start + l.trim_end().len()));
+            }
+            None => break,
+        }
+    }
+    if let Some(needle) = needle {
+        let search_from = found.map_or(0, |f| f.0);
+        let mut pos = search_from;
+        while let Some(i) = src[pos..].find(needle) {
+            let s = pos + i;
+            let e = s + needle.len();
+            let before_ok = s == 0 || !is_word(src[..s].chars().last().unwrap_or(' '));
+            let after_ok = e >= src.len() || !is_word(src[e..].chars().next().unwrap_or(' '));
+            if before_ok && after_ok {
+                return (s, e);
+            }
+            pos = e;
+        }
+    }
+    found.unwrap_or((0, src.find('\n').unwrap_or(src.len())))
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// `", did you mean `x`?"` or nothing.
+pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    crate::suggest::did_you_mean(word, candidates)
+        .map(|c| format!(": did you mean `{c}`?"))
+        .unwrap_or_default()
+}
