@@ -375,6 +375,26 @@ impl GameState {
         self.piles[pile.0 as usize] = cards;
     }
 
+    /// Move all but the top `keep` cards of `from` under the cards of `to`, shuffled face down
+    /// (a reshuffle of a discard pile into a draw pile). Returns how many cards moved.
+    pub fn recycle(&mut self, from: PileId, to: PileId, keep: usize) -> usize {
+        let source = &mut self.piles[from.0 as usize];
+        let n = source.len().saturating_sub(keep);
+        let mut moved: Vec<CardIdx> = source.drain(..n).collect();
+        moved.shuffle(&mut self.rng);
+        let ids = self.fresh_ids(moved.len());
+        for (&card, id) in moved.iter().zip(ids) {
+            let c = &mut self.cards[card.0 as usize];
+            c.known_by = 0;
+            c.public_id = id;
+            c.loc = Loc::Pile(to);
+        }
+        let target = &mut self.piles[to.0 as usize];
+        moved.extend(target.drain(..));
+        *target = moved;
+        n
+    }
+
     fn fresh_ids(&mut self, n: usize) -> Vec<u32> {
         let mut out = Vec::with_capacity(n);
         while out.len() < n {

@@ -423,6 +423,14 @@ fn register_cards(engine: &mut Engine) {
             game.state.shuffle_pile(p);
             Ok(())
         })
+        .register_fn("recycle", |g: &mut GameHandle, from: &str, to: &str, keep: INT| -> R<INT> {
+            let mut game = g.lock();
+            let (f, t) = (pile_id(&game, from)?, pile_id(&game, to)?);
+            Ok(game.state.recycle(f, t, keep.max(0) as usize) as INT)
+        })
+        .register_fn("holds", |g: &mut GameHandle, p: Player, c: Card| {
+            matches!(g.lock().state.cards[c.0.0 as usize].loc, Loc::Hand { seat, .. } if seat == p.0)
+        })
         .register_fn("deal", |g: &mut GameHandle, name: &str, count: INT| -> R<()> {
             let mut game = g.lock();
             let p = pile_id(&game, name)?;

@@ -1,0 +1,62 @@
+//! Random playouts: uniformly random legal actions (or letting the next timer run out), driven by
+//! a generator of their own so the game's seed alone decides the deal.
+
+use super::game::{Action, Game, RuleError, Rules};
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// What one random step did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Acted(Action),
+    /// No action was taken; the clock ran to the next timer, which fired.
+    Waited,
+    /// Nothing can happen: the game is over, or no action is legal and no timer runs.
+    Stuck,
+}
+
+/// A random player for every seat.
+pub struct RandomAgent {
+    rng: ChaCha8Rng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> RandomAgent {
+        RandomAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15),
+        }
+    }
+
+    /// Take one uniformly random choice among the legal actions and, when a timer runs,
+    /// waiting for it. Candidates are tried in random order; the first the rules accept is
+    /// uniformly distributed over the accepted ones.
+    pub fn step(&mut self, game: &mut Game, rules: &dyn Rules) -> Result<Step, RuleError> {
+        if game.is_over() {
+            return Ok(Step::Stuck);
+        }
+        let mut candidates: Vec<Option<Action>> = game.candidates().into_iter().map(Some).collect();
+        if !game.state.timers.is_empty() {
+            candidates.push(None);
+        }
+        candidates.shuffle(&mut self.rng);
+        for candidate in candidates {
+            match candidate {
+                None => {
+                    game.run_out(rules)?;
+                    return Ok(Step::Waited);
+                }
+                Some(action) => match game.apply(rules, &action) {
+                    Ok(()) => return Ok(Step::Acted(action)),
+                    Err(RuleError::Refused(_)) => continue,
+                    Err(fault) => return Err(fault),
+                },
+            }
+        }
+        Ok(Step::Stuck)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        self.rng.random_range(0..n.max(1))
+    }
+}
