@@ -3,6 +3,7 @@
 //! `kernel` is the game engine (no scripting, no parsing, no I/O); `script` runs variants written
 //! as Rhai scripts and YAML; `spec` parses and runs scenario files; `cli` is the command line.
 
+pub mod cli;
 pub mod kernel;
 pub mod script;
 pub mod spec;

@@ -177,7 +177,7 @@ fn card_arg(game: &Game, p: Player, arg: &Dynamic) -> R<Dynamic> {
     match game.state.hand(owner).get(slot).copied().flatten() {
         Some(c) => Ok(Dynamic::from(Card(c))),
         None => refusal(format!(
-            "no card in {}'s slot {slot}",
+            "no card in slot {slot} of {}'s hand",
             game.state.players[owner.index()]
         )),
     }

@@ -7,3 +7,5 @@ pub mod ast;
 pub mod diag;
 pub mod parse;
 pub mod tags;
+pub mod runner;
+pub mod suite;

@@ -1,0 +1,273 @@
+//! The `deckspec` command line: argument parsing (clap), the subcommands, miette rendering and
+//! exit codes. `main.rs` only calls `run`.
+
+use crate::kernel::{RuleError, Rules};
+use crate::script::{Variant, VariantError, variant_names};
+use crate::spec::runner::{SpecVariant, VariantProvider};
+use crate::spec::suite::{self, Filter, Outcome, Totals};
+use crate::spec::tags::TagExpr;
+use clap::{Parser, Subcommand};
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Exit codes (also in README.md).
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FAILED: i32 = 1;
+pub const EXIT_BROKEN: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(name = "deckspec", version, about = "Rules platform for memory card games: run and check rule scenarios")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run scenario files: one line per scenario, then `N passed, N failed`.
+    /// Exit 0 when all pass, 1 when a scenario fails, 2 when a file or variant cannot be loaded.
+    Test {
+        /// Files or folders of `.feature` files (folders named `invalid` are skipped).
+        #[arg(default_value = "spec-tests")]
+        paths: Vec<PathBuf>,
+        /// Write JUnit XML (one testsuite per Feature) to this file.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Run only scenarios whose tags match, e.g. `@cambia and not @slow`.
+        #[arg(long, value_name = "EXPR")]
+        tags: Option<String>,
+        /// Run only scenarios whose name contains this text (case-insensitive).
+        #[arg(long, short = 'n', value_name = "TEXT")]
+        name: Option<String>,
+        /// The folder holding the variants.
+        #[arg(long, default_value = "rules", value_name = "DIR")]
+        rules: PathBuf,
+    },
+    /// Load every variant and parse and check every scenario, running nothing; report every problem.
+    Check {
+        /// The project folder, holding `rules/` and `spec-tests/`.
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+    },
+}
+
+/// Script variants, loaded once each, for the spec runner.
+pub struct ScriptProvider {
+    rules_dir: PathBuf,
+    loaded: Mutex<HashMap<String, Result<Arc<Variant>, Arc<VariantError>>>>,
+}
+
+impl ScriptProvider {
+    pub fn new(rules_dir: &Path) -> ScriptProvider {
+        ScriptProvider {
+            rules_dir: rules_dir.to_path_buf(),
+            loaded: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn load(&self, name: &str) -> Result<Arc<Variant>, Arc<VariantError>> {
+        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        loaded
+            .entry(name.to_string())
+            .or_insert_with(|| Variant::load_named(&self.rules_dir, name).map(Arc::new).map_err(Arc::new))
+            .clone()
+    }
+
+    /// Variants that failed to load, with their errors.
+    pub fn failures(&self) -> Vec<(String, Arc<VariantError>)> {
+        let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        let mut out: Vec<_> = loaded
+            .iter()
+            .filter_map(|(n, r)| r.as_ref().err().map(|e| (n.clone(), e.clone())))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+}
+
+impl SpecVariant for Variant {
+    fn rule_ids(&self) -> Vec<String> {
+        self.rulebook.ids().map(str::to_string).collect()
+    }
+
+    fn describe_fault(&self, error: &RuleError) -> String {
+        match self.diagnose(error) {
+            Some(d) => render(&d),
+            None => error.to_string(),
+        }
+    }
+}
+
+impl VariantProvider for ScriptProvider {
+    fn variant(&self, name: &str) -> Result<Arc<dyn SpecVariant>, String> {
+        self.load(name)
+            .map(|v| v as Arc<dyn SpecVariant>)
+            .map_err(|e| match &*e {
+                VariantError::Unknown { .. } => "there is no such variant".to_string(),
+                other => format!("it does not load ({})", other.short()),
+            })
+    }
+
+    fn names(&self) -> Vec<String> {
+        variant_names(&self.rules_dir)
+    }
+}
+
+/// Render a diagnostic the way a terminal (or a log, without colour) should show it.
+pub fn render(diagnostic: &dyn miette::Diagnostic) -> String {
+    let theme = if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let mut out = String::new();
+    let handler = miette::GraphicalReportHandler::new_themed(theme).with_context_lines(1);
+    if handler.render_report(&mut out, diagnostic).is_err() {
+        out = diagnostic.to_string();
+    }
+    out
+}
+
+/// Run the command line; returns the process exit code.
+pub fn run(cli: Cli) -> i32 {
+    match cli.command {
+        Command::Test {
+            paths,
+            junit,
+            tags,
+            name,
+            rules,
+        } => test(&paths, junit.as_deref(), tags.as_deref(), name, &rules),
+        Command::Check { dir } => check(&dir),
+    }
+}
+
+fn test(paths: &[PathBuf], junit: Option<&Path>, tags: Option<&str>, name: Option<String>, rules: &Path) -> i32 {
+    let tags = match tags.map(TagExpr::parse).transpose() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: --tags: {e}");
+            return EXIT_BROKEN;
+        }
+    };
+    let files = match suite::feature_files(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_BROKEN;
+        }
+    };
+    let provider = ScriptProvider::new(rules);
+    let filter = Filter { tags, name };
+    let mut results = Vec::new();
+    for file in &files {
+        let path = file.display().to_string();
+        let src = match std::fs::read_to_string(file) {
+            Ok(s) => Arc::new(s),
+            Err(e) => {
+                eprintln!("error: cannot read {path}: {e}");
+                return EXIT_BROKEN;
+            }
+        };
+        let result = suite::run_file(&path, src, &provider, &filter);
+        print_file(&result);
+        results.push(result);
+    }
+    for (_, error) in provider.failures() {
+        print!("{}", render(&*error));
+    }
+    let totals = Totals::of(&results);
+    if let Some(junit) = junit
+        && let Err(e) = std::fs::write(junit, suite::junit(&results))
+    {
+        eprintln!("error: cannot write {}: {e}", junit.display());
+        return EXIT_BROKEN;
+    }
+    println!("{}", totals.line());
+    totals.exit_code()
+}
+
+fn print_file(result: &suite::FileResult) {
+    if !result.problems.is_empty() {
+        println!("ERROR {} ({} problems; not run)", result.path, result.problems.len());
+        for d in result.diagnostics() {
+            print!("{}", render(&d));
+        }
+    }
+    for s in &result.scenarios {
+        let word = match s.outcome {
+            Outcome::Passed => "PASS",
+            Outcome::Failed(_) => "FAIL",
+            Outcome::Skipped => "SKIP",
+        };
+        println!("{word}  {}:{}  {}", result.path, s.line, s.name);
+        if let Outcome::Failed(f) = &s.outcome {
+            print!("{}", render(&result.failure_diagnostic(f)));
+        }
+    }
+}
+
+fn check(dir: &Path) -> i32 {
+    let rules = dir.join("rules");
+    let provider = ScriptProvider::new(&rules);
+    let mut problems = 0;
+    let names = variant_names(&rules);
+    if names.is_empty() {
+        eprintln!("error: no variants under {}", rules.display());
+        return EXIT_BROKEN;
+    }
+    for name in &names {
+        match provider.load(name) {
+            Ok(v) => println!("ok     rules/{name} ({} actions, {} rules)", v.table().actions.len(), v.rulebook.rules.len()),
+            Err(e) => {
+                problems += 1;
+                println!("ERROR  rules/{name}");
+                print!("{}", render(&*e));
+            }
+        }
+    }
+    let files = match suite::feature_files(&[dir.join("spec-tests")]) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_BROKEN;
+        }
+    };
+    let mut scenarios = 0;
+    for file in &files {
+        let path = file.display().to_string();
+        let Ok(src) = std::fs::read_to_string(file) else {
+            problems += 1;
+            println!("ERROR  {path}: cannot read");
+            continue;
+        };
+        let src = Arc::new(src);
+        let (_, concrete, found) = suite::check_file(&path, &src, &provider);
+        scenarios += concrete.len();
+        if found.is_empty() {
+            continue;
+        }
+        problems += found.len();
+        let result = suite::FileResult {
+            path: path.clone(),
+            src,
+            feature: None,
+            problems: found,
+            scenarios: Vec::new(),
+        };
+        println!("ERROR  {path}");
+        for d in result.diagnostics() {
+            print!("{}", render(&d));
+        }
+    }
+    println!(
+        "checked {} variants and {} files ({} scenarios): {} problems",
+        names.len(),
+        files.len(),
+        scenarios,
+        problems
+    );
+    if problems > 0 { EXIT_BROKEN } else { EXIT_OK }
+}
