@@ -93,10 +93,16 @@ impl SpecVariant for Variant {
     }
 
     fn describe_fault(&self, error: &RuleError) -> String {
-        match self.diagnose(error) {
-            Some(d) => render(&d),
-            None => error.to_string(),
+        match error {
+            RuleError::Fault { message, pos: Some(pos) } => {
+                format!("{message} at {}:{}:{}", pos.file, pos.line, pos.column)
+            }
+            other => other.to_string(),
         }
+    }
+
+    fn render_fault(&self, error: &RuleError) -> Option<String> {
+        self.diagnose(error).map(|d| render(&d))
     }
 }
 
@@ -205,6 +211,9 @@ fn print_file(result: &suite::FileResult) {
         println!("{word}  {}:{}  {}", result.path, s.line, s.name);
         if let Outcome::Failed(f) = &s.outcome {
             print!("{}", render(&result.failure_diagnostic(f)));
+            if let Some(script) = &f.script {
+                print!("{script}");
+            }
         }
     }
 }

@@ -1574,23 +1574,28 @@ fn error_pos(e: &pest::error::Error<Rule>) -> usize {
     }
 }
 
-/// An "unknown step" problem: underline the word where parsing stopped, name the closest form.
+/// An "unknown step" problem: underline the word where the step departs from the closest form
+/// (or, when its words are right, where parsing stopped), and name that form.
 fn unknown_step(text: &str, offset: usize, kind: Option<StepKind>, e: &pest::error::Error<Rule>) -> Problem {
-    let mut pos = error_pos(e).min(text.len());
-    while pos < text.len() && text[pos..].starts_with([' ', '\t']) {
-        pos += 1;
-    }
-    let rest = &text[pos..];
-    let mut len = rest.find([' ', '\t', ',']).unwrap_or(rest.len());
-    if len == 0 {
-        len = rest.chars().next().map_or(0, char::len_utf8);
-    }
-    let span = Span::new(offset + pos, offset + pos + len);
-    let help = match closest_template(text, kind) {
+    let (template, departure) = closest_template(text, kind);
+    let span = departure.unwrap_or_else(|| {
+        let mut pos = error_pos(e).min(text.len());
+        while pos < text.len() && text[pos..].starts_with([' ', '\t']) {
+            pos += 1;
+        }
+        let rest = &text[pos..];
+        let mut len = rest.find([' ', '\t', ',']).unwrap_or(rest.len());
+        if len == 0 {
+            len = rest.chars().next().map_or(0, char::len_utf8);
+        }
+        Span::new(pos, pos + len)
+    });
+    let help = match template {
         Some(template) => format!("did you mean `{template}`?"),
         None => "see the step forms in grammar/README.md".to_string(),
     };
-    Problem::new("unknown step", span, "not understood from here").with_help(Some(help))
+    Problem::new("unknown step", Span::new(offset + span.start, offset + span.end), "not understood")
+        .with_help(Some(help))
 }
 
 // ─────────────────────────── step bodies ───────────────────────────
@@ -2136,114 +2141,172 @@ const TEMPLATES: &[Template] = &[
     },
 ];
 
-/// The words of a step for comparing with templates: lower case, commas dropped, `'s` and a
-/// final `:` split off.
-fn step_words(text: &str) -> Vec<String> {
+/// One word of a step for comparing with templates: lower case, with its byte range in the text.
+struct Word {
+    text: String,
+    start: usize,
+    end: usize,
+}
+
+/// The words of a step for comparing with templates: commas dropped, `'s` and a final `:` split off.
+fn step_words(text: &str) -> Vec<Word> {
     let mut words = Vec::new();
+    let mut from = 0;
     for raw in text.split_whitespace() {
-        let mut word = raw.trim_matches(',').to_lowercase();
-        let colon = word.len() > 1 && word.ends_with(':');
-        if colon || word == ":" {
-            word.pop();
+        let at = from + text[from..].find(raw).unwrap_or(0);
+        from = at + raw.len();
+        let lead = raw.len() - raw.trim_start_matches(',').len();
+        let mut word = raw.trim_matches(',');
+        let start = at + lead;
+        let colon = word.ends_with(':');
+        if colon {
+            word = &word[..word.len() - 1];
         }
         let stem = word
             .strip_suffix("'s")
             .or_else(|| word.strip_suffix("\u{2019}s"))
-            .filter(|s| !s.is_empty())
-            .map(str::to_string);
+            .filter(|s| !s.is_empty());
+        let mut push = |text: &str, start: usize| {
+            words.push(Word {
+                text: text.to_lowercase(),
+                start,
+                end: start + text.len(),
+            });
+        };
         match stem {
             Some(stem) => {
-                words.push(stem);
-                words.push("'s".to_string());
+                push(stem, start);
+                push(&word[stem.len()..], start + stem.len());
             }
-            None if !word.is_empty() => words.push(word),
+            None if !word.is_empty() => push(word, start),
             None => {}
         }
-        if colon || raw == ":" {
-            words.push(":".to_string());
+        if colon {
+            push(":", start + word.len());
+        }
+    }
+    for word in &mut words {
+        if word.text == "\u{2019}s" {
+            word.text = "'s".to_string();
         }
     }
     words
 }
 
-/// How far the words of a step are from a template pattern: an edit distance where `*` takes
-/// one word, `**` any number, and a literal word costs by how much it differs.
-fn template_cost(words: &[String], pattern: &[&str]) -> f64 {
+/// Where a step first departs from a template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Departure {
+    /// At this word (misspelled, extra, or where a word is missing).
+    Word(usize),
+    /// A word is missing at the end.
+    End,
+}
+
+/// How far the words of a step are from a template pattern, and where they first depart from
+/// it: an edit distance where `*` takes one word, `**` any number, and a literal word costs by
+/// how much it differs (less than nothing when it matches, so that the form whose words the step
+/// uses most wins over a vaguer one).
+fn template_cost(words: &[Word], pattern: &[&str]) -> (f64, Option<Departure>) {
     let (n, m) = (words.len(), pattern.len());
-    let mut cost = vec![vec![f64::INFINITY; m + 1]; n + 1];
-    cost[0][0] = 0.0;
-    let relax = |cell: &mut f64, value: f64| {
-        if value < *cell {
-            *cell = value;
-        }
-    };
+    // Each cell: cost, the cell it came from, and whether that move departed from the pattern.
+    let mut cells = vec![vec![(f64::INFINITY, (0, 0), false); m + 1]; n + 1];
+    cells[0][0].0 = 0.0;
     for i in 0..=n {
         for j in 0..=m {
-            let here = cost[i][j];
+            let here = cells[i][j].0;
             if here.is_infinite() {
                 continue;
             }
+            let mut relax = |to: (usize, usize), cost: f64, departs: bool| {
+                let cell = &mut cells[to.0][to.1];
+                if here + cost < cell.0 {
+                    *cell = (here + cost, (i, j), departs);
+                }
+            };
+            let next = pattern.get(j).copied();
             if i < n {
-                // An extra word (or one more word for `**`).
-                let extra = if j < m && pattern[j] == "**" { 0.1 } else { 1.0 };
-                relax(&mut cost[i + 1][j], here + extra);
+                // An extra word, or one more word for `**`.
+                match next {
+                    Some("**") => relax((i + 1, j), 0.1, false),
+                    _ => relax((i + 1, j), 1.0, true),
+                }
             }
-            if j < m {
-                match pattern[j] {
-                    "**" => relax(&mut cost[i][j + 1], here),
-                    "*" => {
-                        relax(&mut cost[i][j + 1], here + 1.0);
-                        if i < n {
-                            relax(&mut cost[i + 1][j + 1], here + 0.2);
-                        }
-                    }
-                    literal => {
-                        relax(&mut cost[i][j + 1], here + 1.0);
-                        if i < n {
-                            let word = words[i].as_str();
-                            let similar = strsim::jaro_winkler(word, literal)
-                                .max(strsim::normalized_damerau_levenshtein(word, literal));
-                            // A matching word costs less than nothing, so that the form whose
-                            // words the step uses most wins over a vaguer one.
-                            let differ = 2.0 * (1.0 - similar);
-                            let bonus = if differ < 1.0 { 0.3 } else { 0.0 };
-                            relax(&mut cost[i + 1][j + 1], here + differ - bonus);
+            match next {
+                None => {}
+                Some("**") => relax((i, j + 1), 0.0, false),
+                Some(pat) => {
+                    relax((i, j + 1), 1.0, true);
+                    if i < n {
+                        if pat == "*" {
+                            relax((i + 1, j + 1), 0.2, false);
+                        } else {
+                            let word = words[i].text.as_str();
+                            let similar = strsim::jaro_winkler(word, pat)
+                                .max(strsim::normalized_damerau_levenshtein(word, pat));
+                            let cost = if word == pat {
+                                -0.5
+                            } else if similar >= 0.75 {
+                                2.0 * (1.0 - similar) - 0.2
+                            } else {
+                                2.0 * (1.0 - similar)
+                            };
+                            relax((i + 1, j + 1), cost, word != pat);
                         }
                     }
                 }
             }
         }
     }
-    cost[n][m]
+    // Walk back to find the first departure.
+    let mut departure = None;
+    let (mut i, mut j) = (n, m);
+    while (i, j) != (0, 0) {
+        let (_, from, departs) = cells[i][j];
+        if departs {
+            departure = Some(if from.0 < n { Departure::Word(from.0) } else { Departure::End });
+        }
+        if from == (i, j) {
+            break;
+        }
+        (i, j) = from;
+    }
+    (cells[n][m].0, departure)
 }
 
-/// The step form closest to `text`, prefixed by its keyword when `kind` cannot use it.
-fn closest_template(text: &str, kind: Option<StepKind>) -> Option<String> {
+/// The step form closest to `text` (prefixed by its keyword when `kind` cannot use it), and where
+/// the text first departs from it.
+fn closest_template(text: &str, kind: Option<StepKind>) -> (Option<String>, Option<Span>) {
     let words = step_words(text);
-    let mut best: Option<(&Template, f64)> = None;
+    let mut best: Option<(&Template, f64, Option<Departure>)> = None;
     for template in TEMPLATES {
         let pattern: Vec<&str> = template.pattern.split_whitespace().collect();
-        let mut cost = template_cost(&words, &pattern);
+        let (mut cost, departure) = template_cost(&words, &pattern);
         if template.general {
             cost += 1.0;
         }
         if kind.is_some_and(|k| !template.kinds.contains(&k)) {
-            cost += 0.3;
+            cost += 0.5;
         }
-        if best.is_none_or(|(_, c)| cost < c) {
-            best = Some((template, cost));
+        if best.is_none_or(|(_, c, _)| cost < c - 1e-9) {
+            best = Some((template, cost, departure));
         }
     }
-    let (template, cost) = best?;
-    let literals = template.pattern.split_whitespace().filter(|w| !w.starts_with('*')).count();
+    let Some((template, cost, departure)) = best else {
+        return (None, None);
+    };
     // Too far from everything: better no suggestion than a random one.
-    if cost > 1.0 + literals as f64 * 0.75 {
-        return None;
+    if cost > 2.0 {
+        return (None, None);
     }
-    Some(match kind {
+    let span = departure.map(|d| match d {
+        Departure::Word(i) => Span::new(words[i].start, words[i].end),
+        Departure::End => Span::new(text.len(), text.len()),
+    });
+    let text = match kind {
         Some(k) if !template.kinds.contains(&k) => format!("{} {}", kind_word(template.kinds[0]), template.text),
         _ => template.text.to_string(),
-    })
+    };
+    (Some(text), span)
 }
 
 // ───────────────────────────── tests ─────────────────────────────
@@ -2387,9 +2450,9 @@ mod tests {
             ("teh seed is 4", StepKind::Given, "`the seed is <n>`", "teh"),
             ("the game is lost", StepKind::Then, "`the game is over`", "lost"),
             ("ann snaps 9C", StepKind::When, "`<player> does <action> [<args>]`", "snaps"),
-            ("everybody sees x", StepKind::Then, "`everyone sees <event> [with <field> <value>] [<n> times]`", "everybody"),
+            ("only ann and bob see x", StepKind::Then, "`only <player> sees <event> [with <field> <value>] [<n> times]`", "and"),
             ("time run out", StepKind::When, "`time runs out`", "run"),
-            ("ann does", StepKind::When, "`<player> does <action> [<args>]`", ""),
+            ("ann does", StepKind::When, "`<player> does <action> [<args>]`", "does"),
             ("ann holds 5 cards", StepKind::When, "`Then <player> holds <n> cards`", ""),
         ];
         for (text, kind, template, word) in cases {
@@ -2423,13 +2486,14 @@ mod tests {
 mod debug_costs {
     #[test]
     fn show() {
-        for text in ["teh seed is 4", "ann does snap 9C"] {
+        for text in ["ann snaps 9C", "foo bar baz", "hello", "ann is happy", "the weather is nice", "bob plays KH", "the game is lost", "ann holds", "a game with ann, bob", "ann has 7S, KH", "the discard is 7S", "ann sees", "ann gets 7S"] {
             let words = super::step_words(text);
-            println!("{words:?}");
-            for t in super::TEMPLATES {
+            let mut all: Vec<(f64, &str)> = super::TEMPLATES.iter().map(|t| {
                 let p: Vec<&str> = t.pattern.split_whitespace().collect();
-                println!("{:.2} {}", super::template_cost(&words, &p), t.text);
-            }
+                (super::template_cost(&words, &p).0 + if t.general {1.0} else {0.0}, t.text)
+            }).collect();
+            all.sort_by(|a, b| a.0.total_cmp(&b.0));
+            println!("{text}: {:?}", &all[..3]);
         }
     }
 }

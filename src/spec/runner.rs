@@ -16,8 +16,10 @@ use std::sync::Arc;
 pub trait SpecVariant: Rules + Send + Sync {
     /// The rule ids of the variant's rulebook.
     fn rule_ids(&self) -> Vec<String>;
-    /// A script fault rendered for a failure report (file, line, message).
+    /// A script fault in one line: the message and `at FILE:LINE:COL`.
     fn describe_fault(&self, error: &RuleError) -> String;
+    /// A script fault as a rendered diagnostic on the script's source, if it has a position.
+    fn render_fault(&self, error: &RuleError) -> Option<String>;
 }
 
 /// Where the runner gets variants from.
@@ -283,6 +285,8 @@ pub struct Failure {
     pub message: String,
     pub expected: Option<String>,
     pub found: Option<String>,
+    /// For a script error: the script's own diagnostic, rendered.
+    pub script: Option<String>,
 }
 
 impl Failure {
@@ -292,7 +296,15 @@ impl Failure {
             message: message.into(),
             expected: None,
             found: None,
+            script: None,
         }
+    }
+
+    /// A failure caused by a rule error: a refusal's reason, or a script fault with its source.
+    fn rule(step: &Step, rules: &dyn SpecVariant, what: &str, e: &RuleError) -> Failure {
+        let mut f = Failure::at(step, fault_text(rules, what, e));
+        f.script = rules.render_fault(e);
+        f
     }
 
     fn mismatch(step: &Step, expected: impl Into<String>, found: impl Into<String>) -> Failure {
@@ -301,6 +313,7 @@ impl Failure {
             message: "this step does not hold".into(),
             expected: Some(expected.into()),
             found: Some(found.into()),
+            script: None,
         }
     }
 }
@@ -355,7 +368,7 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
     let names: Vec<String> = players.iter().map(|p| p.node.clone()).collect();
     let mut game = Game::new(rules.table().clone(), names, seed, &house)
         .map_err(|e| Failure::at(first, e.to_string()))?;
-    game.start(rules).map_err(|e| Failure::at(first, fault_text(rules, "setup failed", &e)))?;
+    game.start(rules).map_err(|e| Failure::rule(first, rules, "setup failed", &e))?;
     let mut run = Run {
         rules,
         game,
@@ -388,7 +401,7 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
                 let action = run.action(step, player, action)?;
                 run.game.apply(rules, &action).map_err(|e| match e {
                     RuleError::Refused(r) => Failure::at(step, format!("this Given action was refused: {r}")),
-                    fault => Failure::at(step, fault_text(rules, "script error", &fault)),
+                    fault => Failure::rule(step, rules, "script error", &fault),
                 })?;
             }
             Some(StepBody::Turn(player)) => {
@@ -402,7 +415,7 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
                             rules.start_turn(g, seat)
                         }
                     })
-                    .map_err(|e| Failure::at(step, fault_text(rules, "could not start the turn", &e)))?;
+                    .map_err(|e| Failure::rule(step, rules, "could not start the turn", &e))?;
             }
             _ => {}
         }
@@ -433,6 +446,7 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
             message: format!("the action was refused: {reason}"),
             expected: Some("the action to apply (or a `Then the action is rejected` step)".into()),
             found: Some(format!("refused: {reason}")),
+            script: None,
         });
     }
     Ok(())
@@ -693,7 +707,7 @@ impl Run<'_> {
                         let action = self.action(step, player, action)?;
                         self.game.apply(self.rules, &action).map_err(|e| match e {
                             RuleError::Refused(r) => Failure::at(step, format!("this Given action was refused: {r}")),
-                            fault => Failure::at(step, fault_text(self.rules, "script error", &fault)),
+                            fault => Failure::rule(step, self.rules, "script error", &fault),
                         })?;
                     }
                     StepBody::Turn(player) => {
@@ -701,7 +715,7 @@ impl Run<'_> {
                         let rules = self.rules;
                         self.game
                             .transact(|g| rules.start_turn(g, seat))
-                            .map_err(|e| Failure::at(step, fault_text(rules, "could not start the turn", &e)))?;
+                            .map_err(|e| Failure::rule(step, rules, "could not start the turn", &e))?;
                     }
                     _ => unreachable!(),
                 }
@@ -728,19 +742,19 @@ impl Run<'_> {
                 match self.game.apply(rules, &action) {
                     Ok(()) => self.last_accepted = true,
                     Err(RuleError::Refused(reason)) => self.refusal = Some((reason, step.span)),
-                    Err(fault) => return Err(Failure::at(step, fault_text(rules, "script error", &fault))),
+                    Err(fault) => return Err(Failure::rule(step, rules, "script error", &fault)),
                 }
             }
             StepBody::TimePasses { millis } => {
                 self.game
                     .advance(rules, *millis)
-                    .map_err(|e| Failure::at(step, fault_text(rules, "a timer failed", &e)))?;
+                    .map_err(|e| Failure::rule(step, rules, "a timer failed", &e))?;
             }
             StepBody::TimeRunsOut => {
                 let fired = self
                     .game
                     .run_out(rules)
-                    .map_err(|e| Failure::at(step, fault_text(rules, "a timer failed", &e)))?;
+                    .map_err(|e| Failure::rule(step, rules, "a timer failed", &e))?;
                 if !fired {
                     return Err(Failure::at(step, "no timer is running"));
                 }
@@ -891,7 +905,7 @@ impl Run<'_> {
                 let actual = self
                     .rules
                     .score(&mut trial, seat)
-                    .map_err(|e| Failure::at(step, fault_text(self.rules, "scoring failed", &e)))?;
+                    .map_err(|e| Failure::rule(step, self.rules, "scoring failed", &e))?;
                 if actual.to_string() != score.node && (actual as f64).to_string() != score.node {
                     return Err(Failure::mismatch(step, score.node.clone(), actual.to_string()));
                 }

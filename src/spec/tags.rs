@@ -190,6 +190,8 @@ fn describe_error(s: &str, e: &pest::error::Error<Rule>) -> String {
             }
         }
     }
+    let order = ["a tag such as `@fast`", "`not`", "`(`", "`and`", "`or`", "`)`", "the end"];
+    expected.sort_by_key(|e| order.iter().position(|o| o == e));
     let expected = match expected.as_slice() {
         [] => "a tag such as `@fast`, `not` or `(`".to_string(),
         [one] => (*one).to_string(),
