@@ -1,7 +1,10 @@
 //! "Did you mean" suggestions for misspelled names, shared by every layer that reports them.
 
 /// The closest candidate to `word`, if one is close enough to be a likely typo.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let mut best: Option<(&str, f64)> = None;
     for candidate in candidates {
         let score = strsim::jaro_winkler(word, candidate);

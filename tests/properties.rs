@@ -19,7 +19,9 @@ fn variants() -> &'static Vec<Arc<Variant>> {
         let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
         variant_names(&rules)
             .iter()
-            .map(|n| Arc::new(Variant::load_named(&rules, n).unwrap_or_else(|e| panic!("{}", e.short()))))
+            .map(|n| {
+                Arc::new(Variant::load_named(&rules, n).unwrap_or_else(|e| panic!("{}", e.short())))
+            })
             .collect()
     })
 }
@@ -48,13 +50,24 @@ fn assert_no_leak(game: &Game, seat: Seat, json: &Json, context: &str) {
                 // A card whose id changed since (reshuffled) can no longer be checked against now.
                 if let Some(card) = card {
                     let c = &game.state.cards[card];
-                    assert!(c.known_by & seat.bit() != 0, "{context}: seat {} was shown card {id} without knowing it: {json}", seat.0);
-                    assert_eq!(rank.as_str(), Some(c.face.rank.name()), "{context}: wrong face shown");
+                    assert!(
+                        c.known_by & seat.bit() != 0,
+                        "{context}: seat {} was shown card {id} without knowing it: {json}",
+                        seat.0
+                    );
+                    assert_eq!(
+                        rank.as_str(),
+                        Some(c.face.rank.name()),
+                        "{context}: wrong face shown"
+                    );
                 }
             }
-            map.values().for_each(|v| assert_no_leak(game, seat, v, context));
+            map.values()
+                .for_each(|v| assert_no_leak(game, seat, v, context));
         }
-        Json::Array(items) => items.iter().for_each(|v| assert_no_leak(game, seat, v, context)),
+        Json::Array(items) => items
+            .iter()
+            .for_each(|v| assert_no_leak(game, seat, v, context)),
         _ => {}
     }
 }
@@ -72,7 +85,11 @@ fn playout(v: &Variant, seed: u64, players: usize, check_legal: bool) -> (Vec<Mo
     let mut moves = Vec::new();
     game.state.check_conservation().unwrap();
     for step in 0.. {
-        assert!(step < MAX_STEPS, "{}: seed {seed}: no end after {MAX_STEPS} steps", v.name);
+        assert!(
+            step < MAX_STEPS,
+            "{}: seed {seed}: no end after {MAX_STEPS} steps",
+            v.name
+        );
         if game.is_over() {
             break;
         }
@@ -91,7 +108,12 @@ fn playout(v: &Variant, seed: u64, players: usize, check_legal: bool) -> (Vec<Mo
             let before = snapshot(&game);
             let mut copy = game.clone();
             match copy.apply(v, probe) {
-                Err(RuleError::Refused(_)) => assert_eq!(before, snapshot(&copy), "{}: a refusal changed the game", v.name),
+                Err(RuleError::Refused(_)) => assert_eq!(
+                    before,
+                    snapshot(&copy),
+                    "{}: a refusal changed the game",
+                    v.name
+                ),
                 Err(fault) => panic!("{}: seed {seed}: script fault: {fault:?}", v.name),
                 Ok(()) => {}
             }
@@ -103,7 +125,9 @@ fn playout(v: &Variant, seed: u64, players: usize, check_legal: bool) -> (Vec<Mo
             Ok(Step::Stuck) => panic!("{}: seed {seed}, step {step}: stuck before the end", v.name),
             Err(e) => panic!("{}: seed {seed}, step {step}: {e:?}", v.name),
         }
-        game.state.check_conservation().unwrap_or_else(|e| panic!("{}: seed {seed}: {e}", v.name));
+        game.state
+            .check_conservation()
+            .unwrap_or_else(|e| panic!("{}: seed {seed}: {e}", v.name));
         for s in 0..players {
             let seat = Seat(s as u8);
             for event in game.rendered_events(seat, mark) {

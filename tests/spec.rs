@@ -31,7 +31,8 @@ fn main() {
 
 fn run_suite(failures: &mut Vec<String>) -> (usize, usize) {
     let provider = ScriptProvider::new(Path::new("rules"));
-    let files = suite::feature_files(&[PathBuf::from("spec-tests")]).expect("spec-tests/ is readable");
+    let files =
+        suite::feature_files(&[PathBuf::from("spec-tests")]).expect("spec-tests/ is readable");
     let mut results = Vec::new();
     for file in files {
         let path = file.display().to_string();
@@ -42,7 +43,12 @@ fn run_suite(failures: &mut Vec<String>) -> (usize, usize) {
         }
         for s in &result.scenarios {
             if let Outcome::Failed(f) = &s.outcome {
-                failures.push(format!("FAIL {path}:{} {}\n{}", s.line, s.name, result.failure_diagnostic(f).short()));
+                failures.push(format!(
+                    "FAIL {path}:{} {}\n{}",
+                    s.line,
+                    s.name,
+                    result.failure_diagnostic(f).short()
+                ));
             }
         }
         results.push(result);
@@ -52,7 +58,46 @@ fn run_suite(failures: &mut Vec<String>) -> (usize, usize) {
     }
     let totals = Totals::of(&results);
     println!("spec-tests: {}", totals.line());
-    (totals.passed, totals.failed + totals.broken_files)
+    let uncovered = uncovered_rules(&provider, &results, failures);
+    (
+        totals.passed,
+        totals.failed + totals.broken_files + uncovered,
+    )
+}
+
+/// Every rule of every rulebook needs at least one passing scenario tagged `@rule:<ID>`.
+fn uncovered_rules(
+    provider: &ScriptProvider,
+    results: &[suite::FileResult],
+    failures: &mut Vec<String>,
+) -> usize {
+    let mut passing: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for result in results {
+        for s in &result.scenarios {
+            if s.outcome == Outcome::Passed {
+                passing.extend(s.tags.iter().filter_map(|t| t.strip_prefix("rule:")));
+            }
+        }
+    }
+    let mut missing = 0;
+    for name in deckspec::script::variant_names(Path::new("rules")) {
+        let Ok(variant) = provider.load(&name) else {
+            continue;
+        };
+        let ids: Vec<&str> = variant
+            .rulebook
+            .ids()
+            .filter(|id| !passing.contains(id))
+            .collect();
+        if !ids.is_empty() {
+            missing += ids.len();
+            failures.push(format!(
+                "rules/{name}/rulebook.yaml: no passing scenario for {}",
+                ids.join(", ")
+            ));
+        }
+    }
+    missing
 }
 
 /// Compare `actual` with the expected file, or rewrite it when blessing.
@@ -77,19 +122,34 @@ fn check_invalid(failures: &mut Vec<String>) -> (usize, usize) {
     let dir = Path::new("spec-tests/invalid");
     let provider = ScriptProvider::new(Path::new("rules"));
     let (mut ok, mut bad) = (0, 0);
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
     entries.sort();
-    for path in entries.iter().filter(|p| p.extension().is_some_and(|e| e == "feature")) {
+    for path in entries
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "feature"))
+    {
         let src = std::fs::read_to_string(path).expect("a readable fixture");
         let (_, _, problems) = suite::check_file(&path.display().to_string(), &src, &provider);
         let src = Arc::new(src);
         let text = problems
             .into_iter()
-            .map(|p| deckspec::spec::diag::FileDiagnostic::new(&path.display().to_string(), src.clone(), p).short())
+            .map(|p| {
+                deckspec::spec::diag::FileDiagnostic::new(
+                    &path.display().to_string(),
+                    src.clone(),
+                    p,
+                )
+                .short()
+            })
             .collect::<Vec<_>>()
             .join("\n");
         let passed = if text.is_empty() {
-            failures.push(format!("{} parsed and checked cleanly, but must fail", path.display()));
+            failures.push(format!(
+                "{} parsed and checked cleanly, but must fail",
+                path.display()
+            ));
             false
         } else {
             expect(&path.with_extension("expected"), &text, failures)
@@ -98,33 +158,57 @@ fn check_invalid(failures: &mut Vec<String>) -> (usize, usize) {
     }
     // Broken variants: each folder must fail to load, or (with a scenario.feature) fail when run.
     let variants = dir.join("variants");
-    let mut folders: Vec<PathBuf> = std::fs::read_dir(&variants).map(|d| d.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect()).unwrap_or_default();
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(&variants)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
     folders.sort();
     let broken = ScriptProvider::new(&variants);
     for folder in folders {
-        let name = folder.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        let name = folder
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
         let expected = variants.join(format!("{name}.expected"));
         let text = match broken.load(&name) {
             Err(e) => e.short(),
             Ok(_) => {
                 let feature = folder.join("scenario.feature");
                 let src = Arc::new(std::fs::read_to_string(&feature).unwrap_or_default());
-                let result = suite::run_file(&feature.display().to_string(), src, &broken as &dyn VariantProvider, &Filter::default());
-                let mut lines: Vec<String> = result.diagnostics().iter().map(|d| d.short()).collect();
+                let result = suite::run_file(
+                    &feature.display().to_string(),
+                    src,
+                    &broken as &dyn VariantProvider,
+                    &Filter::default(),
+                );
+                let mut lines: Vec<String> =
+                    result.diagnostics().iter().map(|d| d.short()).collect();
                 for s in &result.scenarios {
                     if let Outcome::Failed(f) = &s.outcome {
                         lines.push(result.failure_diagnostic(f).short());
                     }
                 }
                 if lines.is_empty() {
-                    failures.push(format!("{} loads and runs cleanly, but must fail", folder.display()));
+                    failures.push(format!(
+                        "{} loads and runs cleanly, but must fail",
+                        folder.display()
+                    ));
                     bad += 1;
                     continue;
                 }
                 lines.join("\n")
             }
         };
-        if expect(&expected, &text, failures) { ok += 1 } else { bad += 1 }
+        if expect(&expected, &text, failures) {
+            ok += 1
+        } else {
+            bad += 1
+        }
     }
     (ok, bad)
 }

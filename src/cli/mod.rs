@@ -18,7 +18,11 @@ pub const EXIT_FAILED: i32 = 1;
 pub const EXIT_BROKEN: i32 = 2;
 
 #[derive(Parser, Debug)]
-#[command(name = "deckspec", version, about = "Rules platform for memory card games: run and check rule scenarios")]
+#[command(
+    name = "deckspec",
+    version,
+    about = "Rules platform for memory card games: run and check rule scenarios"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -53,10 +57,12 @@ pub enum Command {
     },
 }
 
+type Loaded = Result<Arc<Variant>, Arc<VariantError>>;
+
 /// Script variants, loaded once each, for the spec runner.
 pub struct ScriptProvider {
     rules_dir: PathBuf,
-    loaded: Mutex<HashMap<String, Result<Arc<Variant>, Arc<VariantError>>>>,
+    loaded: Mutex<HashMap<String, Loaded>>,
 }
 
 impl ScriptProvider {
@@ -71,7 +77,11 @@ impl ScriptProvider {
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
         loaded
             .entry(name.to_string())
-            .or_insert_with(|| Variant::load_named(&self.rules_dir, name).map(Arc::new).map_err(Arc::new))
+            .or_insert_with(|| {
+                Variant::load_named(&self.rules_dir, name)
+                    .map(Arc::new)
+                    .map_err(Arc::new)
+            })
             .clone()
     }
 
@@ -94,7 +104,10 @@ impl SpecVariant for Variant {
 
     fn describe_fault(&self, error: &RuleError) -> String {
         match error {
-            RuleError::Fault { message, pos: Some(pos) } => {
+            RuleError::Fault {
+                message,
+                pos: Some(pos),
+            } => {
                 format!("{message} at {}:{}:{}", pos.file, pos.line, pos.column)
             }
             other => other.to_string(),
@@ -150,7 +163,13 @@ pub fn run(cli: Cli) -> i32 {
     }
 }
 
-fn test(paths: &[PathBuf], junit: Option<&Path>, tags: Option<&str>, name: Option<String>, rules: &Path) -> i32 {
+fn test(
+    paths: &[PathBuf],
+    junit: Option<&Path>,
+    tags: Option<&str>,
+    name: Option<String>,
+    rules: &Path,
+) -> i32 {
     let tags = match tags.map(TagExpr::parse).transpose() {
         Ok(t) => t,
         Err(e) => {
@@ -197,7 +216,11 @@ fn test(paths: &[PathBuf], junit: Option<&Path>, tags: Option<&str>, name: Optio
 
 fn print_file(result: &suite::FileResult) {
     if !result.problems.is_empty() {
-        println!("ERROR {} ({} problems; not run)", result.path, result.problems.len());
+        println!(
+            "ERROR {} ({} problems; not run)",
+            result.path,
+            result.problems.len()
+        );
         for d in result.diagnostics() {
             print!("{}", render(&d));
         }
@@ -229,7 +252,11 @@ fn check(dir: &Path) -> i32 {
     }
     for name in &names {
         match provider.load(name) {
-            Ok(v) => println!("ok     rules/{name} ({} actions, {} rules)", v.table().actions.len(), v.rulebook.rules.len()),
+            Ok(v) => println!(
+                "ok     rules/{name} ({} actions, {} rules)",
+                v.table().actions.len(),
+                v.rulebook.rules.len()
+            ),
             Err(e) => {
                 problems += 1;
                 println!("ERROR  rules/{name}");

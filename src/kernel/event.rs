@@ -94,12 +94,9 @@ impl Payload {
             Payload::Int(i) => Json::from(*i),
             Payload::Float(f) => Json::from(*f),
             Payload::Str(s) => Json::String(s.clone()),
-            Payload::List(items) => Json::Array(
-                items
-                    .iter()
-                    .map(|p| p.render(state, table, seat))
-                    .collect(),
-            ),
+            Payload::List(items) => {
+                Json::Array(items.iter().map(|p| p.render(state, table, seat)).collect())
+            }
             Payload::Map(fields) => Json::Object(
                 fields
                     .iter()

@@ -19,7 +19,10 @@ pub enum Arg {
     /// A specific card.
     Card(CardIdx),
     /// A hand position.
-    Slot { seat: Seat, slot: u32 },
+    Slot {
+        seat: Seat,
+        slot: u32,
+    },
     /// The card the actor has drawn.
     Drawn,
 }

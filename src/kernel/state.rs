@@ -254,7 +254,12 @@ impl GameState {
 
     /// Put a card into a hand slot, growing the hand with empty slots if needed.
     /// Whatever was in the slot must have been moved away first.
-    pub fn move_to_slot(&mut self, card: CardIdx, seat: Seat, slot: usize) -> Result<(), StateError> {
+    pub fn move_to_slot(
+        &mut self,
+        card: CardIdx,
+        seat: Seat,
+        slot: usize,
+    ) -> Result<(), StateError> {
         self.seat(seat)?;
         if let Some(Some(old)) = self.hands[seat.index()].get(slot)
             && *old != card
@@ -390,7 +395,7 @@ impl GameState {
             c.loc = Loc::Pile(to);
         }
         let target = &mut self.piles[to.0 as usize];
-        moved.extend(target.drain(..));
+        moved.append(target);
         *target = moved;
         n
     }

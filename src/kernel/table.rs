@@ -13,7 +13,9 @@ use std::sync::Arc;
 pub struct PileId(pub u16);
 
 /// Index of a phase in `Table::phases`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct PhaseId(pub u16);
 
 #[derive(Clone, Debug, PartialEq)]

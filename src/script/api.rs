@@ -2,7 +2,7 @@
 //! types, registered on the sandboxed engine. Documented for designers in `rules/README.md`.
 
 use crate::kernel::{Arg, Audience, CardIdx, Game, Loc, Payload, Seat, Value};
-use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, INT, Map, Position};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 type R<T> = Result<T, Box<EvalAltResult>>;
@@ -68,7 +68,10 @@ pub fn to_value(d: &Dynamic) -> R<Value> {
     } else if let Some(a) = d.clone().try_cast::<Array>() {
         Value::List(a.iter().map(to_value).collect::<R<_>>()?)
     } else {
-        return err(format!("a {} cannot be stored in a game variable", d.type_name()));
+        return err(format!(
+            "a {} cannot be stored in a game variable",
+            d.type_name()
+        ));
     })
 }
 
@@ -246,13 +249,16 @@ fn register_players(engine: &mut Engine) {
             game.state.current = Some(s);
             Ok(())
         })
-        .register_fn("next_player", |g: &mut GameHandle, p: Player| -> R<Player> {
-            let game = g.lock();
-            let s = seat(&game, p)?;
-            Ok(Player(Seat(
-                ((s.index() + 1) % game.state.player_count()) as u8,
-            )))
-        })
+        .register_fn(
+            "next_player",
+            |g: &mut GameHandle, p: Player| -> R<Player> {
+                let game = g.lock();
+                let s = seat(&game, p)?;
+                Ok(Player(Seat(
+                    ((s.index() + 1) % game.state.player_count()) as u8,
+                )))
+            },
+        )
         .register_fn("player_at", |g: &mut GameHandle, i: INT| -> R<Player> {
             let game = g.lock();
             match usize::try_from(i) {
@@ -301,17 +307,20 @@ fn register_cards(engine: &mut Engine) {
             let s = seat(&game, p)?;
             Ok(game.state.hand(s).iter().map(|&c| opt_card(c)).collect())
         })
-        .register_fn("cards_in_hand", |g: &mut GameHandle, p: Player| -> R<Array> {
-            let game = g.lock();
-            let s = seat(&game, p)?;
-            Ok(game
-                .state
-                .hand(s)
-                .iter()
-                .flatten()
-                .map(|&c| Dynamic::from(Card(c)))
-                .collect())
-        })
+        .register_fn(
+            "cards_in_hand",
+            |g: &mut GameHandle, p: Player| -> R<Array> {
+                let game = g.lock();
+                let s = seat(&game, p)?;
+                Ok(game
+                    .state
+                    .hand(s)
+                    .iter()
+                    .flatten()
+                    .map(|&c| Dynamic::from(Card(c)))
+                    .collect())
+            },
+        )
         .register_fn("hand_count", |g: &mut GameHandle, p: Player| -> R<INT> {
             let game = g.lock();
             let s = seat(&game, p)?;
@@ -322,19 +331,26 @@ fn register_cards(engine: &mut Engine) {
             let s = seat(&game, p)?;
             Ok(game.state.hand(s).len() as INT)
         })
-        .register_fn("card_at", |g: &mut GameHandle, p: Player, slot: INT| -> R<Dynamic> {
-            let game = g.lock();
-            let s = seat(&game, p)?;
-            let slot = slot_index(slot)?;
-            Ok(opt_card(game.state.hand(s).get(slot).copied().flatten()))
+        .register_fn(
+            "card_at",
+            |g: &mut GameHandle, p: Player, slot: INT| -> R<Dynamic> {
+                let game = g.lock();
+                let s = seat(&game, p)?;
+                let slot = slot_index(slot)?;
+                Ok(opt_card(game.state.hand(s).get(slot).copied().flatten()))
+            },
+        )
+        .register_fn("owner", |g: &mut GameHandle, c: Card| {
+            match g.lock().state.cards[c.0.0 as usize].loc {
+                Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
+                Loc::Pile(_) => Dynamic::UNIT,
+            }
         })
-        .register_fn("owner", |g: &mut GameHandle, c: Card| match g.lock().state.cards[c.0.0 as usize].loc {
-            Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
-            Loc::Pile(_) => Dynamic::UNIT,
-        })
-        .register_fn("slot_of", |g: &mut GameHandle, c: Card| match g.lock().state.cards[c.0.0 as usize].loc {
-            Loc::Hand { slot, .. } => slot as INT,
-            Loc::Pile(_) => -1,
+        .register_fn("slot_of", |g: &mut GameHandle, c: Card| {
+            match g.lock().state.cards[c.0.0 as usize].loc {
+                Loc::Hand { slot, .. } => slot as INT,
+                Loc::Pile(_) => -1,
+            }
         })
         .register_fn("pile_of", |g: &mut GameHandle, c: Card| {
             let game = g.lock();
@@ -343,9 +359,12 @@ fn register_cards(engine: &mut Engine) {
                 Loc::Pile(p) => Dynamic::from(game.table.piles[p.0 as usize].name.clone()),
             }
         })
-        .register_fn("card_arg", |g: &mut GameHandle, p: Player, arg: Dynamic| -> R<Dynamic> {
-            card_arg(&g.lock(), p, &arg)
-        })
+        .register_fn(
+            "card_arg",
+            |g: &mut GameHandle, p: Player, arg: Dynamic| -> R<Dynamic> {
+                card_arg(&g.lock(), p, &arg)
+            },
+        )
         .register_fn("located", |g: &mut GameHandle, c: Card| {
             match g.lock().state.cards[c.0.0 as usize].loc {
                 Loc::Hand { seat, slot } => Located(c.0, Some((seat, slot))),
@@ -368,7 +387,12 @@ fn register_cards(engine: &mut Engine) {
         .register_fn("pile", |g: &mut GameHandle, name: &str| -> R<Array> {
             let game = g.lock();
             let p = pile_id(&game, name)?;
-            Ok(game.state.pile(p).iter().map(|&c| Dynamic::from(Card(c))).collect())
+            Ok(game
+                .state
+                .pile(p)
+                .iter()
+                .map(|&c| Dynamic::from(Card(c)))
+                .collect())
         });
 
     // Moving cards.
@@ -449,20 +473,26 @@ fn register_cards(engine: &mut Engine) {
 
     // Knowledge.
     engine
-        .register_fn("reveal", |g: &mut GameHandle, c: Card, p: Player| -> R<()> {
-            let mut game = g.lock();
-            let s = seat(&game, p)?;
-            game.state.reveal_to(c.0, s);
-            Ok(())
-        })
+        .register_fn(
+            "reveal",
+            |g: &mut GameHandle, c: Card, p: Player| -> R<()> {
+                let mut game = g.lock();
+                let s = seat(&game, p)?;
+                game.state.reveal_to(c.0, s);
+                Ok(())
+            },
+        )
         .register_fn("reveal_all", |g: &mut GameHandle, c: Card| {
             g.lock().state.reveal_to_all(c.0);
         })
-        .register_fn("knows", |g: &mut GameHandle, p: Player, c: Card| -> R<bool> {
-            let game = g.lock();
-            let s = seat(&game, p)?;
-            Ok(game.state.knows(s, c.0))
-        });
+        .register_fn(
+            "knows",
+            |g: &mut GameHandle, p: Player, c: Card| -> R<bool> {
+                let game = g.lock();
+                let s = seat(&game, p)?;
+                Ok(game.state.knows(s, c.0))
+            },
+        );
 }
 
 fn register_state(engine: &mut Engine) {
@@ -485,7 +515,9 @@ fn register_state(engine: &mut Engine) {
                 )),
             }
         })
-        .register_get("turns_started", |g: &mut GameHandle| g.lock().state.turns_started)
+        .register_get("turns_started", |g: &mut GameHandle| {
+            g.lock().state.turns_started
+        })
         .register_fn("begin_turns", |g: &mut GameHandle| {
             g.lock().state.turns_started = true;
         });
@@ -499,64 +531,88 @@ fn register_state(engine: &mut Engine) {
                 None => unknown_var(&game, name, false),
             }
         })
-        .register_fn("set", |g: &mut GameHandle, name: &str, v: Dynamic| -> R<()> {
-            let mut game = g.lock();
-            match game.table.game_var(name) {
-                Some(i) => {
-                    game.state.game_vars[i] = to_value(&v)?;
-                    Ok(())
+        .register_fn(
+            "set",
+            |g: &mut GameHandle, name: &str, v: Dynamic| -> R<()> {
+                let mut game = g.lock();
+                match game.table.game_var(name) {
+                    Some(i) => {
+                        game.state.game_vars[i] = to_value(&v)?;
+                        Ok(())
+                    }
+                    None => unknown_var(&game, name, false),
                 }
-                None => unknown_var(&game, name, false),
-            }
-        })
-        .register_fn("pget", |g: &mut GameHandle, p: Player, name: &str| -> R<Dynamic> {
-            let game = g.lock();
-            let s = seat(&game, p)?;
-            match game.table.player_var(name) {
-                Some(i) => Ok(from_value(&game.state.player_vars[s.index()][i])),
-                None => unknown_var(&game, name, true),
-            }
-        })
-        .register_fn("pset", |g: &mut GameHandle, p: Player, name: &str, v: Dynamic| -> R<()> {
-            let mut game = g.lock();
-            let s = seat(&game, p)?;
-            match game.table.player_var(name) {
-                Some(i) => {
-                    game.state.player_vars[s.index()][i] = to_value(&v)?;
-                    Ok(())
+            },
+        )
+        .register_fn(
+            "pget",
+            |g: &mut GameHandle, p: Player, name: &str| -> R<Dynamic> {
+                let game = g.lock();
+                let s = seat(&game, p)?;
+                match game.table.player_var(name) {
+                    Some(i) => Ok(from_value(&game.state.player_vars[s.index()][i])),
+                    None => unknown_var(&game, name, true),
                 }
-                None => unknown_var(&game, name, true),
-            }
-        })
+            },
+        )
+        .register_fn(
+            "pset",
+            |g: &mut GameHandle, p: Player, name: &str, v: Dynamic| -> R<()> {
+                let mut game = g.lock();
+                let s = seat(&game, p)?;
+                match game.table.player_var(name) {
+                    Some(i) => {
+                        game.state.player_vars[s.index()][i] = to_value(&v)?;
+                        Ok(())
+                    }
+                    None => unknown_var(&game, name, true),
+                }
+            },
+        )
         .register_fn("house", |g: &mut GameHandle, name: &str| -> R<Dynamic> {
             let game = g.lock();
             match game.table.house_rule(name) {
                 Some(i) => Ok(from_value(&game.state.house[i])),
                 None => err(format!(
                     "`{name}` is not a house rule of this variant{}",
-                    super::error::suggest(name, game.table.house_rules.iter().map(|h| h.0.as_str()))
+                    super::error::suggest(
+                        name,
+                        game.table.house_rules.iter().map(|h| h.0.as_str())
+                    )
                 )),
             }
         });
 
     // Events.
     engine
-        .register_fn("broadcast", |g: &mut GameHandle, name: &str, fields: Map| -> R<()> {
-            emit(g, name, Audience::Everyone, fields)
-        })
-        .register_fn("tell", |g: &mut GameHandle, p: Player, name: &str, fields: Map| -> R<()> {
-            let s = seat(&g.lock(), p)?;
-            emit(g, name, Audience::Player(s), fields)
-        });
+        .register_fn(
+            "broadcast",
+            |g: &mut GameHandle, name: &str, fields: Map| -> R<()> {
+                emit(g, name, Audience::Everyone, fields)
+            },
+        )
+        .register_fn(
+            "tell",
+            |g: &mut GameHandle, p: Player, name: &str, fields: Map| -> R<()> {
+                let s = seat(&g.lock(), p)?;
+                emit(g, name, Audience::Player(s), fields)
+            },
+        );
 
     // Time, chance and the end.
     engine
-        .register_fn("set_timer", |g: &mut GameHandle, name: &str, seconds: Dynamic| -> R<()> {
-            set_timer(g, name, seconds, None)
-        })
-        .register_fn("set_timer", |g: &mut GameHandle, name: &str, seconds: Dynamic, p: Player| -> R<()> {
-            set_timer(g, name, seconds, Some(p))
-        })
+        .register_fn(
+            "set_timer",
+            |g: &mut GameHandle, name: &str, seconds: Dynamic| -> R<()> {
+                set_timer(g, name, seconds, None)
+            },
+        )
+        .register_fn(
+            "set_timer",
+            |g: &mut GameHandle, name: &str, seconds: Dynamic, p: Player| -> R<()> {
+                set_timer(g, name, seconds, Some(p))
+            },
+        )
         .register_fn("cancel_timer", |g: &mut GameHandle, name: &str| {
             g.lock().state.cancel_timer(name);
         })
@@ -567,25 +623,41 @@ fn register_state(engine: &mut Engine) {
             }
             Ok(g.lock().state.random_below(n as u64) as INT)
         })
-        .register_fn("end", |g: &mut GameHandle, winners: Array, reason: &str| -> R<()> {
-            let seats = winners
-                .iter()
-                .map(|w| match w.clone().try_cast::<Player>() {
-                    Some(p) => Ok(p.0),
-                    None => err(format!("end() takes a list of players, not a {}", w.type_name())),
-                })
-                .collect::<R<Vec<_>>>()?;
-            g.lock().finish(seats, reason);
-            Ok(())
-        })
+        .register_fn(
+            "end",
+            |g: &mut GameHandle, winners: Array, reason: &str| -> R<()> {
+                let seats = winners
+                    .iter()
+                    .map(|w| match w.clone().try_cast::<Player>() {
+                        Some(p) => Ok(p.0),
+                        None => err(format!(
+                            "end() takes a list of players, not a {}",
+                            w.type_name()
+                        )),
+                    })
+                    .collect::<R<Vec<_>>>()?;
+                g.lock().finish(seats, reason);
+                Ok(())
+            },
+        )
         .register_get("is_over", |g: &mut GameHandle| g.lock().is_over());
 }
 
 fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
     let (kind, names): (&str, Vec<&str>) = if player {
-        ("player", game.table.player_vars.iter().map(|v| v.0.as_str()).collect())
+        (
+            "player",
+            game.table
+                .player_vars
+                .iter()
+                .map(|v| v.0.as_str())
+                .collect(),
+        )
     } else {
-        ("game", game.table.game_vars.iter().map(|v| v.0.as_str()).collect())
+        (
+            "game",
+            game.table.game_vars.iter().map(|v| v.0.as_str()).collect(),
+        )
     };
     err(format!(
         "`{name}` is not a {kind} variable: declare it under vars.{kind} in variant.yaml{}",
@@ -616,7 +688,11 @@ fn set_timer(g: &GameHandle, name: &str, seconds: Dynamic, p: Option<Player>) ->
     }
     let seconds = match to_value(&seconds)?.as_f64() {
         Some(s) if s >= 0.0 => s,
-        _ => return err(format!("a timer needs a number of seconds, not `{seconds}`")),
+        _ => {
+            return err(format!(
+                "a timer needs a number of seconds, not `{seconds}`"
+            ));
+        }
     };
     let seat = match p {
         Some(p) => Some(seat(&game, p)?),

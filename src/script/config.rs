@@ -115,7 +115,8 @@ pub struct HouseRuleDoc {
 
 /// Parse and check `variant.yaml`. `src` is its text, for pointing at lines.
 pub fn load(src: &str) -> Result<(VariantFile, Table, Vec<HouseRuleDoc>), ConfigProblem> {
-    let file: VariantFile = serde_yaml::from_str(src).map_err(|e| ConfigProblem::from_yaml(src, &e))?;
+    let file: VariantFile =
+        serde_yaml::from_str(src).map_err(|e| ConfigProblem::from_yaml(src, &e))?;
     let table = build_table(src, &file)?;
     let docs = file
         .house_rules
@@ -257,7 +258,12 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
         });
     }
     if table.phases.is_empty() {
-        return Err(problem(src, &["phases"], None, "a variant needs at least one phase".into()));
+        return Err(problem(
+            src,
+            &["phases"],
+            None,
+            "a variant needs at least one phase".into(),
+        ));
     }
 
     for (scope, vars, out) in [
@@ -292,7 +298,9 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
                         src,
                         &at("actor"),
                         Some(other),
-                        format!("actor `{other}` is unknown: use `current`, `anyone` or `var.<game variable>`"),
+                        format!(
+                            "actor `{other}` is unknown: use `current`, `anyone` or `var.<game variable>`"
+                        ),
                     ));
                 }
             },
@@ -304,8 +312,16 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
                     .iter()
                     .map(|p| {
                         table.phase(p).ok_or_else(|| {
-                            let help = super::error::suggest(p, table.phases.iter().map(|x| x.name.as_str()));
-                            problem(src, &at("phases"), Some(p), format!("`{p}` is not a phase of this variant{help}"))
+                            let help = super::error::suggest(
+                                p,
+                                table.phases.iter().map(|x| x.name.as_str()),
+                            );
+                            problem(
+                                src,
+                                &at("phases"),
+                                Some(p),
+                                format!("`{p}` is not a phase of this variant{help}"),
+                            )
                         })
                     })
                     .collect::<Result<Vec<_>, _>>()?,
@@ -382,9 +398,11 @@ fn guards(
             _ => (false, v),
         };
         let value = yaml_value(v).ok_or_else(|| bad(format!("`{key}` needs a plain value")))?;
-        let (kind, name) = key
-            .split_once('.')
-            .ok_or_else(|| bad(format!("`{key}` should be house.<rule>, var.<name>, me.<name> or pile.<name>")))?;
+        let (kind, name) = key.split_once('.').ok_or_else(|| {
+            bad(format!(
+                "`{key}` should be house.<rule>, var.<name>, me.<name> or pile.<name>"
+            ))
+        })?;
         out.push(match kind {
             "house" => Guard::HouseIs(
                 table
@@ -413,7 +431,11 @@ fn guards(
                     .pile(name)
                     .ok_or_else(|| bad(format!("`{name}` is not a pile")))?,
             ),
-            _ => return Err(bad(format!("`{kind}` guards are unknown: use house, var, me or pile"))),
+            _ => {
+                return Err(bad(format!(
+                    "`{kind}` guards are unknown: use house, var, me or pile"
+                )));
+            }
         });
     }
     Ok(out)

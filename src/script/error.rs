@@ -50,7 +50,13 @@ pub struct SourceDiagnostic {
 }
 
 impl SourceDiagnostic {
-    pub fn new(path: &Path, src: &str, span: (usize, usize), message: String, label: &str) -> SourceDiagnostic {
+    pub fn new(
+        path: &Path,
+        src: &str,
+        span: (usize, usize),
+        message: String,
+        label: &str,
+    ) -> SourceDiagnostic {
         let start = span.0.min(src.len());
         let end = span.1.clamp(start, src.len());
         let (line, column) = line_col(src, start);
@@ -66,16 +72,30 @@ impl SourceDiagnostic {
         }
     }
 
-    pub fn at_line(path: &Path, src: &str, line: usize, column: usize, message: String, label: &str) -> SourceDiagnostic {
+    pub fn at_line(
+        path: &Path,
+        src: &str,
+        line: usize,
+        column: usize,
+        message: String,
+        label: &str,
+    ) -> SourceDiagnostic {
         let start = offset_of(src, line, column);
         let end = src[start..].find('\n').map_or(src.len(), |n| start + n);
-        let end = if end == start { (start + 1).min(src.len()) } else { end };
+        let end = if end == start {
+            (start + 1).min(src.len())
+        } else {
+            end
+        };
         SourceDiagnostic::new(path, src, (start, end), message, label)
     }
 
     /// `PATH:LINE:COL: MESSAGE`, for logs and `.expected` files.
     pub fn short(&self) -> String {
-        format!("{}:{}:{}: {}", self.path, self.line, self.column, self.message)
+        format!(
+            "{}:{}:{}: {}",
+            self.path, self.line, self.column, self.message
+        )
     }
 }
 
@@ -87,7 +107,11 @@ pub enum VariantError {
     Io { path: String, message: String },
     #[error("no variant `{name}` in {dir}")]
     #[diagnostic(code(deckspec::unknown_variant), help("{help}"))]
-    Unknown { name: String, dir: String, help: String },
+    Unknown {
+        name: String,
+        dir: String,
+        help: String,
+    },
     #[error(transparent)]
     #[diagnostic(transparent)]
     Config(Box<SourceDiagnostic>),
@@ -118,7 +142,11 @@ pub fn offset_of(src: &str, line: usize, column: usize) -> usize {
     let mut offset = 0;
     for (i, l) in src.split_inclusive('\n').enumerate() {
         if i + 1 == line {
-            let col: usize = l.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
+            let col: usize = l
+                .chars()
+                .take(column.saturating_sub(1))
+                .map(char::len_utf8)
+                .sum();
             return (offset + col).min(src.len());
         }
         offset += l.len();

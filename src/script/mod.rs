@@ -27,9 +27,9 @@ pub const MAX_CALL_LEVELS: usize = 48;
 /// Modules resolve under `module_root` only.
 pub fn sandboxed_engine(module_root: &Path) -> Engine {
     let mut engine = Engine::new_raw();
-    engine.register_global_module(
-        rhai::packages::Package::as_shared_module(&rhai::packages::StandardPackage::new()),
-    );
+    engine.register_global_module(rhai::packages::Package::as_shared_module(
+        &rhai::packages::StandardPackage::new(),
+    ));
     engine
         .set_max_operations(MAX_OPERATIONS)
         .set_max_call_levels(MAX_CALL_LEVELS)
@@ -180,19 +180,17 @@ impl Variant {
             let hook = format!("on_{}", action.name);
             if missing(&hook, 3) {
                 let span = error::locate(&yaml, &["actions", &action.name], None);
-                return Err(VariantError::Config(Box::new(
-                    SourceDiagnostic::new(
-                        &yaml_path,
-                        &yaml,
-                        span,
-                        format!(
-                            "action `{}` has no hook: define `fn {hook}(game, player, args)` in {}",
-                            action.name,
-                            script_path.display()
-                        ),
-                        "declared here",
+                return Err(VariantError::Config(Box::new(SourceDiagnostic::new(
+                    &yaml_path,
+                    &yaml,
+                    span,
+                    format!(
+                        "action `{}` has no hook: define `fn {hook}(game, player, args)` in {}",
+                        action.name,
+                        script_path.display()
                     ),
-                )));
+                    "declared here",
+                ))));
             }
             action_hooks.insert(action.name.clone(), hook);
         }
@@ -222,7 +220,12 @@ impl Variant {
 
     /// Call a script hook with the game as its first argument. The game moves into a shared
     /// handle for the call and back out after it.
-    fn call(&self, game: &mut Game, hook: &str, mut args: Vec<Dynamic>) -> Result<Dynamic, RuleError> {
+    fn call(
+        &self,
+        game: &mut Game,
+        hook: &str,
+        mut args: Vec<Dynamic>,
+    ) -> Result<Dynamic, RuleError> {
         let handle = GameHandle(Arc::new(Mutex::new(std::mem::take(game))));
         args.insert(0, Dynamic::from(handle.clone()));
         let mut scope = Scope::new();
@@ -279,9 +282,9 @@ impl Variant {
         }
         let message = match e {
             EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
-            EvalAltResult::ErrorTooManyOperations(_) => format!(
-                "the script ran more than {MAX_OPERATIONS} operations (an endless loop?)"
-            ),
+            EvalAltResult::ErrorTooManyOperations(_) => {
+                format!("the script ran more than {MAX_OPERATIONS} operations (an endless loop?)")
+            }
             other => {
                 let text = other.to_string();
                 match text.rfind(" (line ") {
@@ -371,15 +374,22 @@ impl Rules for Variant {
 
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError> {
         let who = timer.seat.map_or(Dynamic::UNIT, player);
-        self.call(game, "on_timer", vec![Dynamic::from(timer.name.clone()), who])
-            .map(drop)
+        self.call(
+            game,
+            "on_timer",
+            vec![Dynamic::from(timer.name.clone()), who],
+        )
+        .map(drop)
     }
 
     fn score(&self, game: &mut Game, seat: Seat) -> Result<i64, RuleError> {
         if self.has_hook("score", 2) {
             let value = self.call(game, "score", vec![player(seat)])?;
             return value.clone().try_cast::<INT>().ok_or_else(|| {
-                RuleError::fault(format!("`score` returned a {}, not an integer", value.type_name()))
+                RuleError::fault(format!(
+                    "`score` returned a {}, not an integer",
+                    value.type_name()
+                ))
             });
         }
         Ok(game

@@ -51,7 +51,10 @@ impl Rulebook {
                 });
             }
             if rule.text.trim().is_empty() || rule.source.trim().is_empty() {
-                return Err(problem(format!("rule `{}` needs a source and a text", rule.id)));
+                return Err(problem(format!(
+                    "rule `{}` needs a source and a text",
+                    rule.id
+                )));
             }
         }
         Ok(book)

@@ -299,7 +299,10 @@ pub enum StepBody {
     /// `the action is rejected [with "…"]`
     Rejected { reason: Option<Spanned<String>> },
     /// `ann's score is 12`
-    ScoreIs { player: Name, score: Spanned<String> },
+    ScoreIs {
+        player: Name,
+        score: Spanned<String>,
+    },
     /// `ann wins` / `ann and bob win`
     Win(Vec<Name>),
     /// `the game is a draw`

@@ -75,10 +75,9 @@ impl miette::Diagnostic for FileDiagnostic {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        Some(Box::new(std::iter::once(miette::LabeledSpan::new_primary_with_span(
-            Some(self.label.clone()),
-            self.span,
-        ))))
+        Some(Box::new(std::iter::once(
+            miette::LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span),
+        )))
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {

@@ -99,10 +99,15 @@ pub fn expand(feature: &Feature) -> (Vec<Concrete>, Vec<Problem>) {
                         let mut step = step.clone();
                         if step.body.is_none() {
                             let text = subst(&step.text);
-                            match super::parse::parse_step_body(&text, step.text_span.start, step.kind) {
+                            match super::parse::parse_step_body(
+                                &text,
+                                step.text_span.start,
+                                step.kind,
+                            ) {
                                 Ok(body) => step.body = Some(body),
                                 Err(mut p) => {
-                                    p.message = format!("{} (in Examples row {})", p.message, n + 1);
+                                    p.message =
+                                        format!("{} (in Examples row {})", p.message, n + 1);
                                     p.span = step.text_span;
                                     problems.push(p);
                                     continue;
@@ -131,7 +136,11 @@ pub fn expand(feature: &Feature) -> (Vec<Concrete>, Vec<Problem>) {
 
 /// Static checks of one scenario against its variant: names of players, actions, house rules,
 /// phases, properties, events and rule tags, each with a suggestion.
-pub fn check(scenario: &Concrete, provider: &dyn VariantProvider, tag_spans: &[Tag]) -> Vec<Problem> {
+pub fn check(
+    scenario: &Concrete,
+    provider: &dyn VariantProvider,
+    tag_spans: &[Tag],
+) -> Vec<Problem> {
     let mut problems = Vec::new();
     let Some(first) = scenario.steps.first() else {
         return vec![Problem::new(
@@ -153,12 +162,14 @@ pub fn check(scenario: &Concrete, provider: &dyn VariantProvider, tag_spans: &[T
             let names = provider.names();
             let help = suggestion(&variant.node, names.iter().map(String::as_str))
                 .or_else(|| Some(format!("the variants are: {}", names.join(", "))));
-            return vec![Problem::new(
-                format!("variant `{}` cannot be used: {reason}", variant.node),
-                variant.span,
-                "this variant",
-            )
-            .with_help(help)];
+            return vec![
+                Problem::new(
+                    format!("variant `{}` cannot be used: {reason}", variant.node),
+                    variant.span,
+                    "this variant",
+                )
+                .with_help(help),
+            ];
         }
     };
     let table = v.table().clone();
@@ -166,16 +177,25 @@ pub fn check(scenario: &Concrete, provider: &dyn VariantProvider, tag_spans: &[T
     let mut seen_players = HashSet::new();
     for p in players {
         if !seen_players.insert(&p.node) {
-            problems.push(Problem::new(format!("player `{}` is listed twice", p.node), p.span, "again here"));
+            problems.push(Problem::new(
+                format!("player `{}` is listed twice", p.node),
+                p.span,
+                "again here",
+            ));
         }
     }
     let player = |n: &Name, problems: &mut Vec<Problem>| {
         if !names.contains(&n.node.as_str()) {
             problems.push(
-                Problem::new(format!("`{}` is not a player of this game", n.node), n.span, "unknown player")
-                    .with_help(suggestion(&n.node, names.iter().copied()).or_else(|| {
-                        Some(format!("the players are: {}", names.join(", ")))
-                    })),
+                Problem::new(
+                    format!("`{}` is not a player of this game", n.node),
+                    n.span,
+                    "unknown player",
+                )
+                .with_help(
+                    suggestion(&n.node, names.iter().copied())
+                        .or_else(|| Some(format!("the players are: {}", names.join(", ")))),
+                ),
             );
         }
     };
@@ -186,7 +206,10 @@ pub fn check(scenario: &Concrete, provider: &dyn VariantProvider, tag_spans: &[T
         {
             problems.push(
                 Problem::new(
-                    format!("rule `{id}` is not in rules/{}/rulebook.yaml", table.variant),
+                    format!(
+                        "rule `{id}` is not in rules/{}/rulebook.yaml",
+                        table.variant
+                    ),
                     tag.span,
                     "unknown rule",
                 )
@@ -194,18 +217,22 @@ pub fn check(scenario: &Concrete, provider: &dyn VariantProvider, tag_spans: &[T
             );
         }
     }
-    let known = |kind: &str, word: &Spanned<String>, candidates: Vec<&str>, problems: &mut Vec<Problem>| {
-        if !candidates.contains(&word.node.as_str()) {
-            problems.push(
-                Problem::new(
-                    format!("`{}` is not {kind} of {}", word.node, table.variant),
-                    word.span,
-                    format!("unknown {}", kind.trim_start_matches("a ").trim_start_matches("an ")),
-                )
-                .with_help(suggestion(&word.node, candidates.iter().copied())),
-            );
-        }
-    };
+    let known =
+        |kind: &str, word: &Spanned<String>, candidates: Vec<&str>, problems: &mut Vec<Problem>| {
+            if !candidates.contains(&word.node.as_str()) {
+                problems.push(
+                    Problem::new(
+                        format!("`{}` is not {kind} of {}", word.node, table.variant),
+                        word.span,
+                        format!(
+                            "unknown {}",
+                            kind.trim_start_matches("a ").trim_start_matches("an ")
+                        ),
+                    )
+                    .with_help(suggestion(&word.node, candidates.iter().copied())),
+                );
+            }
+        };
     let actions: Vec<&str> = table.actions.iter().map(|a| a.name.as_str()).collect();
     let house: Vec<&str> = table.house_rules.iter().map(|h| h.0.as_str()).collect();
     let phases: Vec<&str> = table.phases.iter().map(|p| p.name.as_str()).collect();
@@ -218,7 +245,9 @@ pub fn check(scenario: &Concrete, provider: &dyn VariantProvider, tag_spans: &[T
                 step.span,
                 "a second game step",
             )),
-            StepBody::HouseRule { name, .. } => known("a house rule", name, house.clone(), &mut problems),
+            StepBody::HouseRule { name, .. } => {
+                known("a house rule", name, house.clone(), &mut problems)
+            }
             StepBody::HouseRules(rows) => {
                 for (name, _) in rows {
                     known("a house rule", name, house.clone(), &mut problems);
@@ -247,7 +276,9 @@ pub fn check(scenario: &Concrete, provider: &dyn VariantProvider, tag_spans: &[T
             }
             StepBody::Win(ps) => ps.iter().for_each(|p| player(p, &mut problems)),
             StepBody::PhaseIs(phase) => known("a phase", phase, phases.clone(), &mut problems),
-            StepBody::Property { player: p, name, .. } => {
+            StepBody::Property {
+                player: p, name, ..
+            } => {
                 let key = name.node.replace(' ', "_");
                 let vars: Vec<&str> = match p {
                     Some(p) => {
@@ -257,16 +288,32 @@ pub fn check(scenario: &Concrete, provider: &dyn VariantProvider, tag_spans: &[T
                     None => table.game_vars.iter().map(|v| v.0.as_str()).collect(),
                 };
                 if !vars.contains(&key.as_str()) {
-                    let kind = if p.is_some() { "a player property" } else { "a property" };
+                    let kind = if p.is_some() {
+                        "a player property"
+                    } else {
+                        "a property"
+                    };
                     problems.push(
-                        Problem::new(format!("`{}` is not {kind} of {}", name.node, table.variant), name.span, "unknown property")
-                            .with_help(suggestion(&key, vars.iter().copied()).or_else(|| Some(format!("the properties are: {}", vars.join(", "))))),
+                        Problem::new(
+                            format!("`{}` is not {kind} of {}", name.node, table.variant),
+                            name.span,
+                            "unknown property",
+                        )
+                        .with_help(
+                            suggestion(&key, vars.iter().copied()).or_else(|| {
+                                Some(format!("the properties are: {}", vars.join(", ")))
+                            }),
+                        ),
                     );
                 }
             }
-            StepBody::Sees { audience, event, .. } => {
+            StepBody::Sees {
+                audience, event, ..
+            } => {
                 match audience {
-                    Audience::Only(p) | Audience::Player(p) | Audience::NotPlayer(p) => player(p, &mut problems),
+                    Audience::Only(p) | Audience::Player(p) | Audience::NotPlayer(p) => {
+                        player(p, &mut problems)
+                    }
                     Audience::Everyone => {}
                 }
                 known("an event", event, events.clone(), &mut problems);
@@ -337,9 +384,12 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
     let Some(StepBody::NewGame { variant, players }) = &first.body else {
         return Err(Failure::at(first, "the first step must start a game"));
     };
-    let rules = provider
-        .variant(&variant.node)
-        .map_err(|e| Failure::at(first, format!("variant `{}` cannot be loaded: {e}", variant.node)))?;
+    let rules = provider.variant(&variant.node).map_err(|e| {
+        Failure::at(
+            first,
+            format!("variant `{}` cannot be loaded: {e}", variant.node),
+        )
+    })?;
     let rules: &dyn SpecVariant = &*rules;
 
     // Givens up to the first When/Then: game and house rules, then placements, then the rest.
@@ -368,7 +418,8 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
     let names: Vec<String> = players.iter().map(|p| p.node.clone()).collect();
     let mut game = Game::new(rules.table().clone(), names, seed, &house)
         .map_err(|e| Failure::at(first, e.to_string()))?;
-    game.start(rules).map_err(|e| Failure::rule(first, rules, "setup failed", &e))?;
+    game.start(rules)
+        .map_err(|e| Failure::rule(first, rules, "setup failed", &e))?;
     let mut run = Run {
         rules,
         game,
@@ -400,7 +451,9 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
             Some(StepBody::Did { player, action }) => {
                 let action = run.action(step, player, action)?;
                 run.game.apply(rules, &action).map_err(|e| match e {
-                    RuleError::Refused(r) => Failure::at(step, format!("this Given action was refused: {r}")),
+                    RuleError::Refused(r) => {
+                        Failure::at(step, format!("this Given action was refused: {r}"))
+                    }
                     fault => Failure::rule(step, rules, "script error", &fault),
                 })?;
             }
@@ -432,7 +485,10 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
             && !matches!(body, StepBody::Rejected { .. })
         {
             let _ = i;
-            return Err(Failure::at(step, format!("the action before this step was refused: {reason}")));
+            return Err(Failure::at(
+                step,
+                format!("the action before this step was refused: {reason}"),
+            ));
         }
         match step.kind {
             StepKind::When => run.when(step, body)?,
@@ -481,7 +537,11 @@ fn literal_text(lit: &Literal) -> String {
         Literal::Word(w) | Literal::Text(w) => w.clone(),
         Literal::List(items) => format!(
             "[{}]",
-            items.iter().map(literal_text).collect::<Vec<_>>().join(", ")
+            items
+                .iter()
+                .map(literal_text)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -519,7 +579,11 @@ impl Run<'_> {
             Value::Int(i) => (*i as f64).to_string(),
             Value::List(items) => format!(
                 "[{}]",
-                items.iter().map(|i| self.value_text(i)).collect::<Vec<_>>().join(", ")
+                items
+                    .iter()
+                    .map(|i| self.value_text(i))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             other => other.to_string(),
         }
@@ -529,7 +593,10 @@ impl Run<'_> {
 
     fn pin(&mut self, step: &Step, face: Face) -> Result<(), Failure> {
         if !self.pinned.insert(face) {
-            return Err(Failure::at(step, format!("{face} is placed twice: each card exists once")));
+            return Err(Failure::at(
+                step,
+                format!("{face} is placed twice: each card exists once"),
+            ));
         }
         Ok(())
     }
@@ -542,10 +609,15 @@ impl Run<'_> {
             .iter()
             .copied()
             .find(|&c| !self.pinned.contains(&st.face(c)))
-            .ok_or_else(|| Failure::at(step, "there are not enough cards left in the draw pile to place these"))
+            .ok_or_else(|| {
+                Failure::at(
+                    step,
+                    "there are not enough cards left in the draw pile to place these",
+                )
+            })
     }
 
-    fn to_draw_bottom(&mut self, card: CardIdx) {
+    fn bury_in_draw_pile(&mut self, card: CardIdx) {
         let table = self.game.table.clone();
         let draw = table.draw_pile.expect("a draw pile is required");
         self.game.state.move_under_pile(&table, card, draw);
@@ -564,7 +636,7 @@ impl Run<'_> {
                     if let Some(card) = card
                         && (slot >= want || cards[slot].node == SlotPattern::Empty)
                     {
-                        self.to_draw_bottom(*card);
+                        self.bury_in_draw_pile(*card);
                     }
                 }
                 for (slot, pattern) in cards.iter().enumerate() {
@@ -575,11 +647,15 @@ impl Run<'_> {
                         }
                         SlotPattern::Card(face) => {
                             self.pin(step, face)?;
-                            let card = match self.game.state.hand(seat).get(slot).copied().flatten() {
+                            let card = match self.game.state.hand(seat).get(slot).copied().flatten()
+                            {
                                 Some(c) => c,
                                 None => {
                                     let c = self.spare_card(step)?;
-                                    self.game.state.move_to_slot(c, seat, slot).map_err(|e| Failure::at(step, e.to_string()))?;
+                                    self.game
+                                        .state
+                                        .move_to_slot(c, seat, slot)
+                                        .map_err(|e| Failure::at(step, e.to_string()))?;
                                     c
                                 }
                             };
@@ -594,12 +670,12 @@ impl Run<'_> {
                 }
             }
             StepBody::DiscardPileIs(faces) => {
-                let discard = table
-                    .discard_pile
-                    .ok_or_else(|| Failure::at(step, format!("{} has no discard pile", table.variant)))?;
+                let discard = table.discard_pile.ok_or_else(|| {
+                    Failure::at(step, format!("{} has no discard pile", table.variant))
+                })?;
                 while self.game.state.pile(discard).len() > faces.len() {
                     let bottom = self.game.state.pile(discard)[0];
-                    self.to_draw_bottom(bottom);
+                    self.bury_in_draw_pile(bottom);
                 }
                 while self.game.state.pile(discard).len() < faces.len() {
                     let c = self.spare_card(step)?;
@@ -618,7 +694,10 @@ impl Run<'_> {
                 let discard = table.discard_pile;
                 while self.game.state.pile(draw).len() > n {
                     let Some(discard) = discard else {
-                        return Err(Failure::at(step, "surplus cards go under the discard pile, but this variant has none"));
+                        return Err(Failure::at(
+                            step,
+                            "surplus cards go under the discard pile, but this variant has none",
+                        ));
                     };
                     // Keep the top n; the bottom cards go under the discard pile.
                     let bottom = self.game.state.pile(draw)[0];
@@ -627,14 +706,23 @@ impl Run<'_> {
                 if self.game.state.pile(draw).len() < n {
                     return Err(Failure::at(
                         step,
-                        format!("only {} cards are left for the draw pile", self.game.state.pile(draw).len()),
+                        format!(
+                            "only {} cards are left for the draw pile",
+                            self.game.state.pile(draw).len()
+                        ),
                     ));
                 }
             }
             StepBody::DrawPileIs(faces) => {
                 let draw = table.draw_pile.expect("a draw pile is required");
                 if self.game.state.pile(draw).len() < faces.len() {
-                    return Err(Failure::at(step, format!("the draw pile holds only {} cards", self.game.state.pile(draw).len())));
+                    return Err(Failure::at(
+                        step,
+                        format!(
+                            "the draw pile holds only {} cards",
+                            self.game.state.pile(draw).len()
+                        ),
+                    ));
                 }
                 for (i, face) in faces.iter().enumerate() {
                     self.pin(step, face.node)?;
@@ -664,7 +752,9 @@ impl Run<'_> {
                     .get(*slot as usize)
                     .copied()
                     .flatten()
-                    .ok_or_else(|| Failure::at(step, format!("{}'s slot {slot} is empty", owner.node)))
+                    .ok_or_else(|| {
+                        Failure::at(step, format!("{}'s slot {slot} is empty", owner.node))
+                    })
             }
         }
     }
@@ -706,7 +796,9 @@ impl Run<'_> {
                     StepBody::Did { player, action } => {
                         let action = self.action(step, player, action)?;
                         self.game.apply(self.rules, &action).map_err(|e| match e {
-                            RuleError::Refused(r) => Failure::at(step, format!("this Given action was refused: {r}")),
+                            RuleError::Refused(r) => {
+                                Failure::at(step, format!("this Given action was refused: {r}"))
+                            }
                             fault => Failure::rule(step, self.rules, "script error", &fault),
                         })?;
                     }
@@ -715,7 +807,9 @@ impl Run<'_> {
                         let rules = self.rules;
                         self.game
                             .transact(|g| rules.start_turn(g, seat))
-                            .map_err(|e| Failure::rule(step, rules, "could not start the turn", &e))?;
+                            .map_err(|e| {
+                                Failure::rule(step, rules, "could not start the turn", &e)
+                            })?;
                     }
                     _ => unreachable!(),
                 }
@@ -775,7 +869,11 @@ impl Run<'_> {
                     return Err(Failure::mismatch(
                         step,
                         "the last action to be rejected",
-                        if self.last_accepted { "it was accepted" } else { "there was no action" },
+                        if self.last_accepted {
+                            "it was accepted"
+                        } else {
+                            "there was no action"
+                        },
                     ));
                 };
                 if let Some(reason) = reason
@@ -790,7 +888,11 @@ impl Run<'_> {
             }
             StepBody::Holds { player, cards } => {
                 let seat = self.seat(player);
-                let mut hand: Vec<Option<Face>> = st.hand(seat).iter().map(|c| c.map(|c| st.face(c))).collect();
+                let mut hand: Vec<Option<Face>> = st
+                    .hand(seat)
+                    .iter()
+                    .map(|c| c.map(|c| st.face(c)))
+                    .collect();
                 while hand.last() == Some(&None) {
                     hand.pop();
                 }
@@ -824,11 +926,20 @@ impl Run<'_> {
             StepBody::HoldsCount { player, count } => {
                 let n = st.hand(self.seat(player)).iter().flatten().count();
                 if n != *count as usize {
-                    return Err(Failure::mismatch(step, format!("{count} cards"), format!("{n} cards")));
+                    return Err(Failure::mismatch(
+                        step,
+                        format!("{count} cards"),
+                        format!("{n} cards"),
+                    ));
                 }
             }
             StepBody::SlotIs { player, slot, card } => {
-                let found = st.hand(self.seat(player)).get(*slot as usize).copied().flatten().map(|c| st.face(c));
+                let found = st
+                    .hand(self.seat(player))
+                    .get(*slot as usize)
+                    .copied()
+                    .flatten()
+                    .map(|c| st.face(c));
                 if found != *card {
                     let text = |f: Option<Face>| f.map_or("empty".to_string(), |f| f.to_string());
                     return Err(Failure::mismatch(step, text(*card), text(found)));
@@ -836,29 +947,64 @@ impl Run<'_> {
             }
             StepBody::DrawPileIs(faces) | StepBody::DiscardPileIs(faces) => {
                 let is_draw = matches!(body, StepBody::DrawPileIs(_));
-                let pile = if is_draw { table.draw_pile } else { table.discard_pile };
-                let pile = pile.ok_or_else(|| Failure::at(step, "this variant has no such pile"))?;
-                let actual: Vec<Option<Face>> = st.pile(pile).iter().rev().map(|&c| Some(st.face(c))).collect();
+                let pile = if is_draw {
+                    table.draw_pile
+                } else {
+                    table.discard_pile
+                };
+                let pile =
+                    pile.ok_or_else(|| Failure::at(step, "this variant has no such pile"))?;
+                let actual: Vec<Option<Face>> = st
+                    .pile(pile)
+                    .iter()
+                    .rev()
+                    .map(|&c| Some(st.face(c)))
+                    .collect();
                 let want: Vec<Option<Face>> = faces.iter().map(|f| Some(f.node)).collect();
                 // The draw pile is compared from the top as far as listed; the discard pile whole.
-                let ok = if is_draw { actual.starts_with(&want) } else { actual == want };
+                let ok = if is_draw {
+                    actual.starts_with(&want)
+                } else {
+                    actual == want
+                };
                 if !ok {
-                    let shown = if is_draw { &actual[..actual.len().min(want.len().max(1))] } else { &actual[..] };
-                    return Err(Failure::mismatch(step, faces_text(&want), faces_text(shown)));
+                    let shown = if is_draw {
+                        &actual[..actual.len().min(want.len().max(1))]
+                    } else {
+                        &actual[..]
+                    };
+                    return Err(Failure::mismatch(
+                        step,
+                        faces_text(&want),
+                        faces_text(shown),
+                    ));
                 }
             }
             StepBody::DrawPileHas(n) => {
                 let len = st.pile(table.draw_pile.expect("draw pile")).len();
                 if len != *n as usize {
-                    return Err(Failure::mismatch(step, format!("{n} cards"), format!("{len} cards")));
+                    return Err(Failure::mismatch(
+                        step,
+                        format!("{n} cards"),
+                        format!("{len} cards"),
+                    ));
                 }
             }
             StepBody::DrawPileTop(face) | StepBody::DiscardPileTop(face) => {
-                let pile = if matches!(body, StepBody::DrawPileTop(_)) { table.draw_pile } else { table.discard_pile };
-                let pile = pile.ok_or_else(|| Failure::at(step, "this variant has no such pile"))?;
+                let pile = if matches!(body, StepBody::DrawPileTop(_)) {
+                    table.draw_pile
+                } else {
+                    table.discard_pile
+                };
+                let pile =
+                    pile.ok_or_else(|| Failure::at(step, "this variant has no such pile"))?;
                 let top = st.pile(pile).last().map(|&c| st.face(c));
                 if top != Some(*face) {
-                    return Err(Failure::mismatch(step, face.to_string(), top.map_or("an empty pile".into(), |f| f.to_string())));
+                    return Err(Failure::mismatch(
+                        step,
+                        face.to_string(),
+                        top.map_or("an empty pile".into(), |f| f.to_string()),
+                    ));
                 }
             }
             StepBody::Turn(player) => {
@@ -869,13 +1015,21 @@ impl Run<'_> {
                     } else {
                         current.map_or("nobody's turn".into(), |c| format!("{c}'s turn"))
                     };
-                    return Err(Failure::mismatch(step, format!("{}'s turn", player.node), found));
+                    return Err(Failure::mismatch(
+                        step,
+                        format!("{}'s turn", player.node),
+                        found,
+                    ));
                 }
             }
             StepBody::PhaseIs(phase) => {
                 let actual = table.phase_name(st.phase);
                 if actual != phase.node {
-                    return Err(Failure::mismatch(step, phase.node.clone(), actual.to_string()));
+                    return Err(Failure::mismatch(
+                        step,
+                        phase.node.clone(),
+                        actual.to_string(),
+                    ));
                 }
             }
             StepBody::Knows { player, target } | StepBody::DoesNotKnow { player, target } => {
@@ -884,11 +1038,19 @@ impl Run<'_> {
                 let positive = matches!(body, StepBody::Knows { .. });
                 let face = st.face(card);
                 if positive && !st.knows(seat, card) {
-                    return Err(Failure::mismatch(step, format!("{} knows {face}", player.node), format!("{} does not know it", player.node)));
+                    return Err(Failure::mismatch(
+                        step,
+                        format!("{} knows {face}", player.node),
+                        format!("{} does not know it", player.node),
+                    ));
                 }
                 if !positive {
                     if st.knows(seat, card) {
-                        return Err(Failure::mismatch(step, format!("{} does not know {face}", player.node), format!("{} knows it", player.node)));
+                        return Err(Failure::mismatch(
+                            step,
+                            format!("{} does not know {face}", player.node),
+                            format!("{} knows it", player.node),
+                        ));
                     }
                     if self.game.ever_saw(seat, card) {
                         return Err(Failure::mismatch(
@@ -907,57 +1069,114 @@ impl Run<'_> {
                     .score(&mut trial, seat)
                     .map_err(|e| Failure::rule(step, self.rules, "scoring failed", &e))?;
                 if actual.to_string() != score.node && (actual as f64).to_string() != score.node {
-                    return Err(Failure::mismatch(step, score.node.clone(), actual.to_string()));
+                    return Err(Failure::mismatch(
+                        step,
+                        score.node.clone(),
+                        actual.to_string(),
+                    ));
                 }
             }
             StepBody::Win(players) => {
                 let Some(outcome) = &st.outcome else {
-                    return Err(Failure::mismatch(step, "the game to be over", "the game is not over"));
+                    return Err(Failure::mismatch(
+                        step,
+                        "the game to be over",
+                        "the game is not over",
+                    ));
                 };
                 let mut want: Vec<&str> = players.iter().map(|p| p.node.as_str()).collect();
-                let mut got: Vec<&str> = outcome.winners.iter().map(|s| st.players[s.index()].as_str()).collect();
+                let mut got: Vec<&str> = outcome
+                    .winners
+                    .iter()
+                    .map(|s| st.players[s.index()].as_str())
+                    .collect();
                 want.sort();
                 got.sort();
                 if want != got {
-                    let found = if got.is_empty() { "a draw".into() } else { format!("winners: {}", got.join(", ")) };
-                    return Err(Failure::mismatch(step, format!("winners: {}", want.join(", ")), found));
+                    let found = if got.is_empty() {
+                        "a draw".into()
+                    } else {
+                        format!("winners: {}", got.join(", "))
+                    };
+                    return Err(Failure::mismatch(
+                        step,
+                        format!("winners: {}", want.join(", ")),
+                        found,
+                    ));
                 }
             }
             StepBody::Draw => match &st.outcome {
                 Some(o) if o.winners.is_empty() => {}
                 Some(o) => {
-                    let got: Vec<&str> = o.winners.iter().map(|s| st.players[s.index()].as_str()).collect();
-                    return Err(Failure::mismatch(step, "a draw", format!("winners: {}", got.join(", "))));
+                    let got: Vec<&str> = o
+                        .winners
+                        .iter()
+                        .map(|s| st.players[s.index()].as_str())
+                        .collect();
+                    return Err(Failure::mismatch(
+                        step,
+                        "a draw",
+                        format!("winners: {}", got.join(", ")),
+                    ));
                 }
-                None => return Err(Failure::mismatch(step, "the game to be over (a draw)", "the game is not over")),
+                None => {
+                    return Err(Failure::mismatch(
+                        step,
+                        "the game to be over (a draw)",
+                        "the game is not over",
+                    ));
+                }
             },
             StepBody::Over | StepBody::NotOver => {
                 let want = matches!(body, StepBody::Over);
                 if self.game.is_over() != want {
-                    let text = |over: bool| if over { "the game is over" } else { "the game is not over" };
+                    let text = |over: bool| {
+                        if over {
+                            "the game is over"
+                        } else {
+                            "the game is not over"
+                        }
+                    };
                     return Err(Failure::mismatch(step, text(want), text(!want)));
                 }
             }
-            StepBody::Property { player, name, value } => {
+            StepBody::Property {
+                player,
+                name,
+                value,
+            } => {
                 let key = name.node.replace(' ', "_");
                 let actual = match player {
-                    Some(p) => table.player_var(&key).map(|i| &st.player_vars[self.seat(p).index()][i]),
+                    Some(p) => table
+                        .player_var(&key)
+                        .map(|i| &st.player_vars[self.seat(p).index()][i]),
                     None => table.game_var(&key).map(|i| &st.game_vars[i]),
                 };
                 let Some(actual) = actual else {
-                    return Err(Failure::at(step, format!("`{}` is not a property of {}", name.node, table.variant)));
+                    return Err(Failure::at(
+                        step,
+                        format!("`{}` is not a property of {}", name.node, table.variant),
+                    ));
                 };
                 let found = self.value_text(actual);
                 let expected = literal_text(&value.node);
                 let same = found == expected
-                    || (matches!(actual, Value::Unit) && ["none", "null", "nobody", "()"].contains(&expected.as_str()));
+                    || (matches!(actual, Value::Unit)
+                        && ["none", "null", "nobody", "()"].contains(&expected.as_str()));
                 if !same {
                     return Err(Failure::mismatch(step, expected, found));
                 }
             }
-            StepBody::Sees { audience, event, fields, times } => self.sees(step, audience, event, fields, *times)?,
+            StepBody::Sees {
+                audience,
+                event,
+                fields,
+                times,
+            } => self.sees(step, audience, event, fields, *times)?,
             StepBody::Receives { player } => {
-                let doc = step.doc.as_ref().ok_or_else(|| Failure::at(step, "`receives:` needs a doc string with a JSON object"))?;
+                let doc = step.doc.as_ref().ok_or_else(|| {
+                    Failure::at(step, "`receives:` needs a doc string with a JSON object")
+                })?;
                 let expected = self.fill_card_ids(&doc.content);
                 let expected: Json = serde_json::from_str(&expected)
                     .map_err(|e| Failure::at(step, format!("the doc string is not JSON: {e}")))?;
@@ -968,7 +1187,11 @@ impl Run<'_> {
                     return Err(Failure::mismatch(
                         step,
                         format!("an event containing {expected}"),
-                        if got.is_empty() { format!("no events for {}", player.node) } else { got.join("\n") },
+                        if got.is_empty() {
+                            format!("no events for {}", player.node)
+                        } else {
+                            got.join("\n")
+                        },
                     ));
                 }
             }
@@ -979,7 +1202,9 @@ impl Run<'_> {
             | StepBody::Did { .. }
             | StepBody::Does { .. }
             | StepBody::TimePasses { .. }
-            | StepBody::TimeRunsOut => return Err(Failure::at(step, "this step is not a Then step")),
+            | StepBody::TimeRunsOut => {
+                return Err(Failure::at(step, "this step is not a Then step"));
+            }
         }
         Ok(())
     }
@@ -990,7 +1215,13 @@ impl Run<'_> {
         for card in &self.game.state.cards {
             let key = format!("\"{{{}}}\"", card.face);
             if out.contains(&key) {
-                out = out.replace(&key, &format!("\"{}\"", crate::kernel::event::public_id_text(card.public_id)));
+                out = out.replace(
+                    &key,
+                    &format!(
+                        "\"{}\"",
+                        crate::kernel::event::public_id_text(card.public_id)
+                    ),
+                );
             }
         }
         out
@@ -1011,7 +1242,9 @@ impl Run<'_> {
                 .filter(|e| *e.name == *event.node)
                 .filter(|e| {
                     let rendered = e.render(st, &self.game.table, seat);
-                    fields.iter().all(|f| self.field_matches(&e.payload, &rendered, f))
+                    fields
+                        .iter()
+                        .all(|f| self.field_matches(&e.payload, &rendered, f))
                 })
                 .count()
         };
@@ -1029,19 +1262,35 @@ impl Run<'_> {
         };
         let times_text = times.map_or("at least once".to_string(), |t| format!("{t} times"));
         let seats: Vec<Seat> = (0..st.player_count()).map(|i| Seat(i as u8)).collect();
-        let counts: Vec<(String, usize)> = seats.iter().map(|&s| (st.players[s.index()].clone(), count_for(s))).collect();
+        let counts: Vec<(String, usize)> = seats
+            .iter()
+            .map(|&s| (st.players[s.index()].clone(), count_for(s)))
+            .collect();
         let summary = || {
-            let mut text = counts.iter().map(|(p, n)| format!("{p} saw it {n} times")).collect::<Vec<_>>().join(", ");
+            let mut text = counts
+                .iter()
+                .map(|(p, n)| format!("{p} saw it {n} times"))
+                .collect::<Vec<_>>()
+                .join(", ");
             let names: Vec<String> = self.game.log[self.marker.min(self.game.log.len())..]
                 .iter()
                 .map(|e| e.name.to_string())
                 .collect();
-            text.push_str(&format!("; events since the last When: {}", if names.is_empty() { "none".into() } else { names.join(", ") }));
+            text.push_str(&format!(
+                "; events since the last When: {}",
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(", ")
+                }
+            ));
             text
         };
         let ok = match audience {
             Audience::Everyone => counts.iter().all(|(_, n)| want(*n)),
-            Audience::Only(p) => counts.iter().all(|(name, n)| if *name == p.node { want(*n) } else { *n == 0 }),
+            Audience::Only(p) => counts
+                .iter()
+                .all(|(name, n)| if *name == p.node { want(*n) } else { *n == 0 }),
             Audience::Player(p) => counts.iter().any(|(name, n)| *name == p.node && want(*n)),
             Audience::NotPlayer(p) => counts.iter().any(|(name, n)| *name == p.node && *n == 0),
         };
@@ -1086,7 +1335,9 @@ impl Run<'_> {
             (Literal::Bool(b), Json::Bool(j)) => b == j,
             (Literal::Number(n), Json::Number(j)) => n.parse::<f64>().ok() == j.as_f64(),
             (Literal::Word(w) | Literal::Text(w), Json::String(s)) => w == s,
-            (Literal::Word(w), Json::Object(map)) => map.get("id").and_then(Json::as_str) == Some(w),
+            (Literal::Word(w), Json::Object(map)) => {
+                map.get("id").and_then(Json::as_str) == Some(w)
+            }
             (Literal::Card(f), Json::String(s)) => f.to_string() == *s,
             (Literal::Number(n), Json::String(s)) => n == s,
             (Literal::Word(w), Json::Null) => w == "null" || w == "none",
@@ -1098,8 +1349,12 @@ impl Run<'_> {
 /// `expected` is contained in `actual`: objects by key, arrays element by element, numbers by value.
 pub fn subset(expected: &Json, actual: &Json) -> bool {
     match (expected, actual) {
-        (Json::Object(e), Json::Object(a)) => e.iter().all(|(k, v)| a.get(k).is_some_and(|av| subset(v, av))),
-        (Json::Array(e), Json::Array(a)) => e.len() == a.len() && e.iter().zip(a).all(|(x, y)| subset(x, y)),
+        (Json::Object(e), Json::Object(a)) => e
+            .iter()
+            .all(|(k, v)| a.get(k).is_some_and(|av| subset(v, av))),
+        (Json::Array(e), Json::Array(a)) => {
+            e.len() == a.len() && e.iter().zip(a).all(|(x, y)| subset(x, y))
+        }
         (Json::Number(e), Json::Number(a)) => e.as_f64() == a.as_f64(),
         (e, a) => e == a,
     }

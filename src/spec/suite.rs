@@ -73,11 +73,12 @@ impl FileResult {
         if let Some(found) = &f.found {
             help.push(format!("found:    {found}"));
         }
-        let problem = Problem::new(f.message.clone(), f.span, "this step").with_help(if help.is_empty() {
-            None
-        } else {
-            Some(help.join("\n"))
-        });
+        let problem =
+            Problem::new(f.message.clone(), f.span, "this step").with_help(if help.is_empty() {
+                None
+            } else {
+                Some(help.join("\n"))
+            });
         FileDiagnostic::new(&self.path, self.src.clone(), problem)
     }
 }
@@ -115,7 +116,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 /// Parse and check a file without running it: its problems (parse, names, rule tags).
-pub fn check_file(path: &str, src: &str, provider: &dyn VariantProvider) -> (Option<Feature>, Vec<Concrete>, Vec<Problem>) {
+pub fn check_file(
+    path: &str,
+    src: &str,
+    provider: &dyn VariantProvider,
+) -> (Option<Feature>, Vec<Concrete>, Vec<Problem>) {
     let feature = match super::parse::parse_feature(src) {
         Ok(f) => f,
         Err(problems) => return (None, Vec::new(), problems),
@@ -155,7 +160,12 @@ fn scenario_tags(feature: &Feature) -> Vec<(Span, Vec<Tag>)> {
 }
 
 /// Parse, check and run one file.
-pub fn run_file(path: &str, src: Arc<String>, provider: &dyn VariantProvider, filter: &Filter) -> FileResult {
+pub fn run_file(
+    path: &str,
+    src: Arc<String>,
+    provider: &dyn VariantProvider,
+    filter: &Filter,
+) -> FileResult {
     let (feature, scenarios, problems) = check_file(path, &src, provider);
     let mut result = FileResult {
         path: path.to_string(),
