@@ -2,6 +2,51 @@
 //!
 //! `kernel` is the game engine (no scripting, no parsing, no I/O); `script` runs variants written
 //! as Rhai scripts and YAML; `spec` parses and runs scenario files; `cli` is the command line.
+//!
+//! Embedding a game in a server:
+//!
+//! ```
+//! use deckspec::kernel::{Action, Arg, Game, RuleError, Rules, Seat};
+//! use deckspec::script::Variant;
+//! use std::path::Path;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // Load and compile a variant once; it is Send + Sync, so share it between games and threads.
+//! let cambia = Variant::load_named(Path::new("rules"), "cambia")?;
+//! let players = vec!["ann".to_string(), "bob".to_string()];
+//! let house_rules = [("penalty_draw_count".to_string(), deckspec::kernel::Value::Int(3))];
+//! let mut game = Game::new(cambia.table().clone(), players, 42, &house_rules)?;
+//! game.start(&cambia)?; // deal; a random (seeded) player starts
+//!
+//! let ann = game.state.seat_of("ann").unwrap();
+//! let current = game.state.current.unwrap();
+//! let draw = |seat| Action { seat, name: "draw_stockpile".into(), args: vec![] };
+//! if current == ann {
+//!     game.apply(&cambia, &draw(ann))?;
+//! } else {
+//!     // Out of turn: refused, and the game is exactly as it was.
+//!     assert_eq!(game.apply(&cambia, &draw(ann)), Err(RuleError::Refused("not your turn".into())));
+//! }
+//!
+//! game.advance(&cambia, 15_000)?; // the game clock: the turn timer fires
+//! let bob = Seat(1);
+//! let events = game.rendered_events(bob, 0); // what bob received, as JSON, from log index 0
+//! let view = game.view(bob); // what bob may see now
+//! assert!(events.iter().any(|e| e["type"] == "game_player_turn"));
+//! assert_eq!(view["players"][0]["hand"].as_array().unwrap().len(), 4);
+//!
+//! // Clients name cards by public id; a card in bob's hand:
+//! let id = view["players"][1]["hand"][0]["id"].as_str().unwrap();
+//! let card = game.card_from_id(id).unwrap();
+//! let _snap = Action { seat: bob, name: "snap".into(), args: vec![Arg::Card(card)] };
+//!
+//! // Serializable, and restorable with the variant's table.
+//! let saved = serde_json::to_string(&game.save())?;
+//! let back = Game::restore(cambia.table().clone(), serde_json::from_str(&saved)?)?;
+//! assert_eq!(back.state, game.state);
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod cli;
 pub mod kernel;

@@ -201,6 +201,12 @@ impl Game {
         })
     }
 
+    /// The card a client names by its public id (the `id` field of events and views).
+    pub fn card_from_id(&self, id: &str) -> Option<CardIdx> {
+        let id = u32::from_str_radix(id, 16).ok()?;
+        self.state.card_by_public_id(id)
+    }
+
     pub fn is_over(&self) -> bool {
         self.state.outcome.is_some()
     }
