@@ -6,6 +6,6 @@
 pub mod ast;
 pub mod diag;
 pub mod parse;
-pub mod tags;
 pub mod runner;
 pub mod suite;
+pub mod tags;

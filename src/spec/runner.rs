@@ -97,26 +97,31 @@ pub fn expand(feature: &Feature) -> (Vec<Concrete>, Vec<Problem>) {
                     let mut concrete_steps = Vec::new();
                     for step in &steps {
                         let mut step = step.clone();
+                        if let Some(doc) = &mut step.doc {
+                            doc.content = subst(&doc.content);
+                        }
                         if step.body.is_none() {
                             let text = subst(&step.text);
-                            match super::parse::parse_step_body(
+                            let parsed = super::parse::parse_step_with(
                                 &text,
                                 step.text_span.start,
                                 step.kind,
-                            ) {
+                                step.table.as_ref(),
+                                step.doc.as_ref(),
+                            );
+                            match parsed {
                                 Ok(body) => step.body = Some(body),
-                                Err(mut p) => {
-                                    p.message =
-                                        format!("{} (in Examples row {})", p.message, n + 1);
-                                    p.span = step.text_span;
-                                    problems.push(p);
+                                Err(found) => {
+                                    for mut p in found {
+                                        p.message =
+                                            format!("{} (in Examples row {})", p.message, n + 1);
+                                        p.span = step.text_span;
+                                        problems.push(p);
+                                    }
                                     continue;
                                 }
                             }
                             step.text = text;
-                        }
-                        if let Some(doc) = &mut step.doc {
-                            doc.content = subst(&doc.content);
                         }
                         concrete_steps.push(step);
                     }

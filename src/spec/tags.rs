@@ -89,7 +89,11 @@ impl Node {
                 inner.write(f, 2)?;
             }
             Node::And(parts) | Node::Or(parts) => {
-                let (op, level) = if matches!(self, Node::And(_)) { (" and ", 2) } else { (" or ", 1) };
+                let (op, level) = if matches!(self, Node::And(_)) {
+                    (" and ", 2)
+                } else {
+                    (" or ", 1)
+                };
                 for (i, part) in parts.iter().enumerate() {
                     if i > 0 {
                         f.write_str(op)?;
@@ -126,7 +130,11 @@ fn build(pair: Pair<'_, Rule>) -> Option<Node> {
             if parts.len() == 1 {
                 return parts.pop();
             }
-            Some(if is_or { Node::Or(parts) } else { Node::And(parts) })
+            Some(if is_or {
+                Node::Or(parts)
+            } else {
+                Node::And(parts)
+            })
         }
         Rule::not_expr => {
             let mut nots = 0;
@@ -190,17 +198,28 @@ fn describe_error(s: &str, e: &pest::error::Error<Rule>) -> String {
             }
         }
     }
-    let order = ["a tag such as `@fast`", "`not`", "`(`", "`and`", "`or`", "`)`", "the end"];
+    let order = [
+        "a tag such as `@fast`",
+        "`not`",
+        "`(`",
+        "`and`",
+        "`or`",
+        "`)`",
+        "the end",
+    ];
     expected.sort_by_key(|e| order.iter().position(|o| o == e));
     let expected = match expected.as_slice() {
         [] => "a tag such as `@fast`, `not` or `(`".to_string(),
         [one] => (*one).to_string(),
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
     };
-    let mut message =
-        format!("invalid tag expression `{s}`: expected {expected} at column {column}, found {found}");
+    let mut message = format!(
+        "invalid tag expression `{s}`: expected {expected} at column {column}, found {found}"
+    );
     let bare = !found_word.is_empty()
-        && found_word.chars().all(|c| c.is_alphanumeric() || "_-:.".contains(c))
+        && found_word
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-:.".contains(c))
         && !["and", "or", "not"].contains(&found_word.as_str());
     if bare {
         message.push_str(&format!(" (tags start with `@`: `@{found_word}`)"));
@@ -213,7 +232,9 @@ mod tests {
     use super::*;
 
     fn m(expr: &str, tags: &[&str]) -> bool {
-        TagExpr::parse(expr).expect("a valid expression").matches(tags)
+        TagExpr::parse(expr)
+            .expect("a valid expression")
+            .matches(tags)
     }
 
     #[test]
@@ -264,9 +285,17 @@ mod tests {
             err("@a @b"),
             "invalid tag expression `@a @b`: expected `and`, `or` or the end at column 4, found `@b`"
         );
-        assert!(err("fast").ends_with("(tags start with `@`: `@fast`)"), "{}", err("fast"));
+        assert!(
+            err("fast").ends_with("(tags start with `@`: `@fast`)"),
+            "{}",
+            err("fast")
+        );
         assert!(err("(@a").contains("`)`"), "{}", err("(@a"));
         assert!(err("").contains("found the end"));
-        assert!(err("@a andnot @b").contains("column 4"), "{}", err("@a andnot @b"));
+        assert!(
+            err("@a andnot @b").contains("column 4"),
+            "{}",
+            err("@a andnot @b")
+        );
     }
 }
