@@ -137,23 +137,36 @@ impl Payload {
 
 impl CardRef {
     fn render(&self, state: &GameState, table: &Table, seat: Seat) -> Json {
-        let mut out = Map::new();
-        out.insert("id".into(), Json::String(public_id_text(self.public_id)));
-        if self.shown_to & seat.bit() != 0 {
-            let face = state.face(self.card);
-            out.insert("rank".into(), Json::String(face.rank.name().into()));
-            out.insert(
-                "suit".into(),
-                face.suit
-                    .map_or(Json::Null, |s| Json::String(s.name().into())),
-            );
-            out.insert("value".into(), Json::from(table.points_of(face)));
-        }
+        let shown = self.shown_to & seat.bit() != 0;
+        let mut out = card_json(state, table, self.card, self.public_id, shown);
         for (k, v) in &self.extra {
             out.insert(k.clone(), v.render(state, table, seat));
         }
         Json::Object(out)
     }
+}
+
+/// A card as players see it: its id, and its rank, suit and value only when `shown`.
+pub fn card_json(
+    state: &GameState,
+    table: &Table,
+    card: CardIdx,
+    public_id: u32,
+    shown: bool,
+) -> Map<String, Json> {
+    let mut out = Map::new();
+    out.insert("id".into(), Json::String(public_id_text(public_id)));
+    if shown {
+        let face = state.face(card);
+        out.insert("rank".into(), Json::String(face.rank.name().into()));
+        out.insert(
+            "suit".into(),
+            face.suit
+                .map_or(Json::Null, |s| Json::String(s.name().into())),
+        );
+        out.insert("value".into(), Json::from(table.points_of(face)));
+    }
+    out
 }
 
 /// How a public card id is written: eight hex digits.

@@ -2,7 +2,7 @@
 //! and per-player views. The rules come in through the `Rules` trait.
 
 use super::card::CardIdx;
-use super::event::{Audience, CardRef, EventRecord, Payload, player_json, public_id_text};
+use super::event::{Audience, CardRef, EventRecord, Payload, card_json, player_json};
 use super::state::{GameState, Loc, StateError, Timer};
 use super::table::{Actor, ArgDomain, Guard, Table};
 use super::value::{Seat, Value};
@@ -351,20 +351,9 @@ impl Game {
     pub fn view(&self, seat: Seat) -> Json {
         let st = &self.state;
         let card = |c: CardIdx| -> Json {
-            let mut out = Map::new();
             let cs = &st.cards[c.0 as usize];
-            out.insert("id".into(), Json::String(public_id_text(cs.public_id)));
-            if cs.known_by & seat.bit() != 0 {
-                out.insert("rank".into(), Json::String(cs.face.rank.name().into()));
-                out.insert(
-                    "suit".into(),
-                    cs.face
-                        .suit
-                        .map_or(Json::Null, |s| Json::String(s.name().into())),
-                );
-                out.insert("value".into(), Json::from(self.table.points_of(cs.face)));
-            }
-            Json::Object(out)
+            let shown = cs.known_by & seat.bit() != 0;
+            Json::Object(card_json(st, &self.table, c, cs.public_id, shown))
         };
         let value = |v: &Value| value_json(st, v, &card);
         let players: Vec<Json> = (0..st.player_count())

@@ -370,14 +370,21 @@ impl GameState {
     /// so that no one can follow a card through the shuffle.
     pub fn shuffle_pile(&mut self, pile: PileId) {
         let mut cards = std::mem::take(&mut self.piles[pile.0 as usize]);
+        self.shuffle_face_down(&mut cards, pile);
+        self.piles[pile.0 as usize] = cards;
+    }
+
+    /// Shuffle cards that are going face down into `pile`: everyone forgets them, and they get
+    /// new public ids.
+    fn shuffle_face_down(&mut self, cards: &mut [CardIdx], pile: PileId) {
         cards.shuffle(&mut self.rng);
         let ids = self.fresh_ids(cards.len());
         for (&card, id) in cards.iter().zip(ids) {
             let c = &mut self.cards[card.0 as usize];
             c.known_by = 0;
             c.public_id = id;
+            c.loc = Loc::Pile(pile);
         }
-        self.piles[pile.0 as usize] = cards;
     }
 
     /// Move all but the top `keep` cards of `from` under the cards of `to`, shuffled face down
@@ -386,14 +393,7 @@ impl GameState {
         let source = &mut self.piles[from.0 as usize];
         let n = source.len().saturating_sub(keep);
         let mut moved: Vec<CardIdx> = source.drain(..n).collect();
-        moved.shuffle(&mut self.rng);
-        let ids = self.fresh_ids(moved.len());
-        for (&card, id) in moved.iter().zip(ids) {
-            let c = &mut self.cards[card.0 as usize];
-            c.known_by = 0;
-            c.public_id = id;
-            c.loc = Loc::Pile(to);
-        }
+        self.shuffle_face_down(&mut moved, to);
         let target = &mut self.piles[to.0 as usize];
         moved.append(target);
         *target = moved;
