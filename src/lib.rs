@@ -51,5 +51,6 @@
 pub mod cli;
 pub mod kernel;
 pub mod script;
+pub mod sim;
 pub mod spec;
 pub mod suggest;

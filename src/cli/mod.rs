@@ -49,6 +49,23 @@ pub enum Command {
         #[arg(long, default_value = "rules", value_name = "DIR")]
         rules: PathBuf,
     },
+    /// Play many seeded games of a variant with random seats and print a summary.
+    Simulate {
+        /// The variant to play.
+        variant: String,
+        /// Players per game.
+        #[arg(long, default_value_t = 4)]
+        players: usize,
+        /// Number of games; game i uses seed `seed + i`.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// The first seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The folder holding the variants.
+        #[arg(long, default_value = "rules", value_name = "DIR")]
+        rules: PathBuf,
+    },
     /// Load every variant and parse and check every scenario, running nothing; report every problem.
     Check {
         /// The project folder, holding `rules/` and `spec-tests/`.
@@ -160,7 +177,56 @@ pub fn run(cli: Cli) -> i32 {
             rules,
         } => test(&paths, junit.as_deref(), tags.as_deref(), name, &rules),
         Command::Check { dir } => check(&dir),
+        Command::Simulate {
+            variant,
+            players,
+            games,
+            seed,
+            rules,
+        } => simulate(&variant, players, games, seed, &rules),
     }
+}
+
+fn simulate(variant: &str, players: usize, games: u64, seed: u64, rules: &Path) -> i32 {
+    let variant = match Variant::load_named(rules, variant) {
+        Ok(v) => v,
+        Err(e) => {
+            print!("{}", render(&e));
+            return EXIT_BROKEN;
+        }
+    };
+    let started = std::time::Instant::now();
+    let mut actions = 0u64;
+    let mut lengths = Vec::new();
+    for i in 0..games {
+        match crate::sim::play_random(&variant, players, seed + i, &[]) {
+            Ok(summary) => {
+                actions += summary.actions;
+                lengths.push(summary.actions);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                if let crate::sim::SimError::Rules { error, .. } = &e
+                    && let Some(d) = variant.diagnose(error)
+                {
+                    eprint!("{}", render(&d));
+                }
+                return EXIT_FAILED;
+            }
+        }
+    }
+    let secs = started.elapsed().as_secs_f64().max(1e-9);
+    println!("games: {games}");
+    println!("actions: {actions}");
+    println!("games/s: {:.1}", games as f64 / secs);
+    println!("actions/s: {:.0}", actions as f64 / secs);
+    if let (Some(min), Some(max)) = (lengths.iter().min(), lengths.iter().max()) {
+        println!(
+            "game length: mean {:.1}, min {min}, max {max}",
+            actions as f64 / games.max(1) as f64
+        );
+    }
+    EXIT_OK
 }
 
 fn test(

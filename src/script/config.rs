@@ -18,6 +18,14 @@ pub struct VariantFile {
     pub description: String,
     /// The entry script, relative to the variant's folder.
     pub script: String,
+    /// Another variant's `variant.yaml` this one builds on (merged by `merge`; already applied
+    /// when this struct is read).
+    #[serde(default)]
+    pub extends: Option<String>,
+    /// Rhai modules to register by name, as paths relative to the variant's folder: the entry
+    /// script calls their functions as `name::function(…)`.
+    #[serde(default)]
+    pub modules: BTreeMap<String, String>,
     #[serde(default)]
     pub deck: DeckFile,
     /// Points by rank (`A`, `2`..`10`, `J`, `Q`, `K`, `JK`) or by face (`KH`), the face winning.
@@ -113,10 +121,76 @@ pub struct HouseRuleDoc {
     pub doc: String,
 }
 
+/// The parsed file, its table and its house rules' documentation.
+pub type Loaded = (VariantFile, Table, Vec<HouseRuleDoc>);
+
+/// Deep-merge a variant file over the file it `extends`: mappings merge key by key, a value
+/// tagged `!delete` removes the key, a `+key` list is appended to the base's `key` list, anything
+/// else replaces.
+pub fn merge(base: &mut serde_yaml::Value, child: serde_yaml::Value) {
+    use serde_yaml::Value as Y;
+    match (base, child) {
+        (Y::Mapping(base), Y::Mapping(child)) => {
+            for (key, value) in child {
+                let appended = key
+                    .as_str()
+                    .and_then(|k| k.strip_prefix('+'))
+                    .map(str::to_string);
+                if let Some(name) = appended {
+                    let name = Y::String(name);
+                    match (base.get_mut(&name), value) {
+                        (Some(Y::Sequence(items)), Y::Sequence(more)) => items.extend(more),
+                        (_, value) => {
+                            base.insert(name, value);
+                        }
+                    }
+                } else if is_delete(&value) {
+                    base.remove(&key);
+                } else {
+                    match base.get_mut(&key) {
+                        Some(existing) if existing.is_mapping() && value.is_mapping() => {
+                            merge(existing, value)
+                        }
+                        _ => {
+                            base.insert(key, value);
+                        }
+                    }
+                }
+            }
+        }
+        (base, child) => *base = child,
+    }
+}
+
+fn is_delete(value: &serde_yaml::Value) -> bool {
+    matches!(value, serde_yaml::Value::Tagged(t) if t.tag == "delete")
+}
+
+/// Parse and check a variant file already merged with what it extends. `src` is the variant's
+/// own text, for pointing at lines (merged values carry no positions, so a problem points at
+/// the first key its message names).
+pub fn load_value(src: &str, value: serde_yaml::Value) -> Result<Loaded, ConfigProblem> {
+    let file: VariantFile = serde_yaml::from_value(value).map_err(|e| {
+        let text = e.to_string();
+        let key = text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .find(|w| !w.is_empty() && src.contains(&format!("{w}:")));
+        ConfigProblem {
+            message: text.clone(),
+            span: key.map_or((0, 0), |k| locate(src, &[k], None)),
+        }
+    })?;
+    finish(src, file)
+}
+
 /// Parse and check `variant.yaml`. `src` is its text, for pointing at lines.
-pub fn load(src: &str) -> Result<(VariantFile, Table, Vec<HouseRuleDoc>), ConfigProblem> {
+pub fn load(src: &str) -> Result<Loaded, ConfigProblem> {
     let file: VariantFile =
         serde_yaml::from_str(src).map_err(|e| ConfigProblem::from_yaml(src, &e))?;
+    finish(src, file)
+}
+
+fn finish(src: &str, file: VariantFile) -> Result<Loaded, ConfigProblem> {
     let table = build_table(src, &file)?;
     let docs = file
         .house_rules

@@ -123,29 +123,65 @@ impl Variant {
     pub fn load(dir: &Path) -> Result<Variant, VariantError> {
         let yaml_path = dir.join("variant.yaml");
         let yaml = read(&yaml_path)?;
-        let config_error = |p: error::ConfigProblem| {
+        let config_error = |path: &Path, src: &str, p: error::ConfigProblem| {
             VariantError::Config(Box::new(SourceDiagnostic::new(
-                &yaml_path, &yaml, p.span, p.message, "here",
+                path, src, p.span, p.message, "here",
             )))
         };
-        let (file, table, house_rules) = config::load(&yaml).map_err(config_error)?;
+        let (file, table, house_rules) = match extends_of(&yaml) {
+            None => config::load(&yaml).map_err(|p| config_error(&yaml_path, &yaml, p))?,
+            Some(base) => {
+                let base_path = normalize(&dir.join(&base));
+                let base_src = read(&base_path)?;
+                let mut merged: serde_yaml::Value =
+                    serde_yaml::from_str(&base_src).map_err(|e| {
+                        config_error(
+                            &base_path,
+                            &base_src,
+                            error::ConfigProblem::from_yaml(&base_src, &e),
+                        )
+                    })?;
+                let own: serde_yaml::Value = serde_yaml::from_str(&yaml).map_err(|e| {
+                    config_error(
+                        &yaml_path,
+                        &yaml,
+                        error::ConfigProblem::from_yaml(&yaml, &e),
+                    )
+                })?;
+                config::merge(&mut merged, own);
+                config::load_value(&yaml, merged).map_err(|p| config_error(&yaml_path, &yaml, p))?
+            }
+        };
+
+        let module_root = dir.parent().unwrap_or(dir);
+        let mut engine = sandboxed_engine(module_root);
+        let mut sources = HashMap::new();
+        for (name, path) in &file.modules {
+            let path = normalize(&dir.join(path));
+            let src = read(&path)?;
+            let source_name = path.display().to_string();
+            let mut ast = compile(&engine, &path, &src)?;
+            ast.set_source(source_name.clone());
+            let module =
+                rhai::Module::eval_ast_as_new(Scope::new(), &ast, &engine).map_err(|e| {
+                    let pos = e.position();
+                    VariantError::Script(Box::new(SourceDiagnostic::at_line(
+                        &path,
+                        &src,
+                        pos.line().unwrap_or(1),
+                        pos.position().unwrap_or(1),
+                        format!("module `{name}` does not load: {e}"),
+                        "here",
+                    )))
+                })?;
+            engine.register_static_module(name.as_str(), module.into());
+            sources.insert(source_name, (path, src));
+        }
 
         let script_path = dir.join(&file.script);
         let script = read(&script_path)?;
-        let module_root = dir.parent().unwrap_or(dir);
-        let engine = sandboxed_engine(module_root);
         let entry = script_path.display().to_string();
-        let mut ast = engine.compile(&script).map_err(|e| {
-            let pos = e.position();
-            VariantError::Script(Box::new(SourceDiagnostic::at_line(
-                &script_path,
-                &script,
-                pos.line().unwrap_or(1),
-                pos.position().unwrap_or(1),
-                format!("script does not compile: {}", e.err_type()),
-                "here",
-            )))
-        })?;
+        let mut ast = compile(&engine, &script_path, &script)?;
         ast.set_source(entry.clone());
 
         let hooks: HashSet<(String, usize)> = ast
@@ -196,7 +232,6 @@ impl Variant {
         }
 
         let rulebook = Rulebook::load(&dir.join("rulebook.yaml"))?;
-        let mut sources = HashMap::new();
         sources.insert(entry.clone(), (script_path.clone(), script));
         Ok(Variant {
             name: file.name.clone(),
@@ -333,6 +368,47 @@ impl Variant {
             "failed here",
         ))
     }
+}
+
+/// `a/b/../c` as `a/c`, without touching the file system (paths stay as the user wrote them).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir
+                if matches!(
+                    out.components().next_back(),
+                    Some(std::path::Component::Normal(_))
+                ) =>
+            {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The `extends:` line of a variant file, read before the file is parsed as a whole.
+fn extends_of(yaml: &str) -> Option<String> {
+    let value: serde_yaml::Value = serde_yaml::from_str(yaml).ok()?;
+    value.get("extends")?.as_str().map(str::to_string)
+}
+
+/// Compile a script, or say where it does not compile.
+fn compile(engine: &Engine, path: &Path, src: &str) -> Result<AST, VariantError> {
+    engine.compile(src).map_err(|e| {
+        let pos = e.position();
+        VariantError::Script(Box::new(SourceDiagnostic::at_line(
+            path,
+            src,
+            pos.line().unwrap_or(1),
+            pos.position().unwrap_or(1),
+            format!("script does not compile: {}", e.err_type()),
+            "here",
+        )))
+    })
 }
 
 fn player(seat: Seat) -> Dynamic {
