@@ -86,3 +86,165 @@ fn summarize(
         scores,
     })
 }
+
+/// Who plays a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seating {
+    /// Uniformly random among the seat's legal actions and waiting.
+    Random,
+    /// A computer player of this level (`easy`, `medium`, `hard`, `expert`).
+    Bot(String),
+}
+
+impl std::str::FromStr for Seating {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Seating, String> {
+        match s {
+            "random" => Ok(Seating::Random),
+            level if crate::script::bots::LEVELS.contains(&level) => {
+                Ok(Seating::Bot(level.to_string()))
+            }
+            other => Err(format!(
+                "`{other}` is not a seat kind: use random, easy, medium, hard or expert{}",
+                crate::suggest::suggestion(other, ["random", "easy", "medium", "hard", "expert"])
+                    .map(|s| format!(" ({s})"))
+                    .unwrap_or_default()
+            )),
+        }
+    }
+}
+
+/// How the computer players behaved in a game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BotStats {
+    pub decisions: u64,
+    /// Bot actions the rules refused (each is a bot-script bug).
+    pub refusals: Vec<String>,
+    /// Bot actions naming a card the bot did not remember (peeks excepted).
+    pub unknown_cards: Vec<String>,
+}
+
+/// Play one game with the given seats; bots come from the variant's `bots.yaml`.
+pub fn play_seated(
+    variant: &crate::script::Variant,
+    seating: &[Seating],
+    seed: u64,
+    house: &[(String, Value)],
+) -> Result<(GameSummary, BotStats), SimError> {
+    use crate::kernel::{Arg, Seat};
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let start = |message: String| SimError::Start { seed, message };
+    let names = (0..seating.len()).map(|i| format!("p{i}")).collect();
+    let mut game =
+        Game::new(variant.table().clone(), names, seed, house).map_err(|e| start(e.to_string()))?;
+    game.start(variant).map_err(|e| start(e.to_string()))?;
+    let cards = game.state.cards.len();
+    let needs_bots = seating.iter().any(|s| matches!(s, Seating::Bot(_)));
+    let book = match (&variant.bots, needs_bots) {
+        (Some(book), _) => Some(book),
+        (None, false) => None,
+        (None, true) => return Err(start(format!("{} has no bots.yaml", variant.name))),
+    };
+    let mut bots: Vec<Option<crate::script::bots::Bot>> = seating
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match (s, book) {
+            (Seating::Bot(level), Some(book)) => book.bot(Seat(i as u8), level, cards, seed),
+            _ => None,
+        })
+        .collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eed);
+    let mut stats = BotStats::default();
+    let mut actions = 0;
+    let mut steps = 0u64;
+    let n = seating.len();
+    while !game.is_over() {
+        steps += 1;
+        if steps > MAX_STEPS {
+            return Err(SimError::Endless { seed, steps });
+        }
+        let first = game.state.current.map_or(0, |s| s.index());
+        let mut acted = false;
+        for k in 0..n {
+            let seat = Seat(((first + k) % n) as u8);
+            match (&seating[seat.index()], bots[seat.index()].as_mut(), book) {
+                (Seating::Bot(_), Some(bot), Some(book)) => {
+                    stats.decisions += 1;
+                    let decision = book
+                        .decide(bot, &game)
+                        .map_err(|error| SimError::Rules { seed, error })?;
+                    let Some(action) = decision else { continue };
+                    if !action.name.contains("peek") {
+                        for arg in &action.args {
+                            let card = match arg {
+                                Arg::Card(c) => Some(*c),
+                                Arg::Slot { seat, slot } => game
+                                    .state
+                                    .hand(*seat)
+                                    .get(*slot as usize)
+                                    .copied()
+                                    .flatten(),
+                                _ => None,
+                            };
+                            if let Some(card) = card
+                                && !book.remembers(bot, &game, card)
+                            {
+                                stats.unknown_cards.push(format!("{action:?}"));
+                            }
+                        }
+                    }
+                    match game.apply(variant, &action) {
+                        Ok(()) => acted = true,
+                        Err(RuleError::Refused(reason)) => {
+                            stats.refusals.push(format!("{action:?}: {reason}"))
+                        }
+                        Err(error) => return Err(SimError::Rules { seed, error }),
+                    }
+                }
+                _ => {
+                    let mut options: Vec<Option<crate::kernel::Action>> = game
+                        .candidates()
+                        .into_iter()
+                        .filter(|a| a.seat == seat)
+                        .map(Some)
+                        .collect();
+                    options.push(None);
+                    options.shuffle(&mut rng);
+                    for option in options {
+                        let Some(action) = option else { break };
+                        match game.apply(variant, &action) {
+                            Ok(()) => {
+                                acted = true;
+                                break;
+                            }
+                            Err(RuleError::Refused(_)) => {}
+                            Err(error) => return Err(SimError::Rules { seed, error }),
+                        }
+                    }
+                }
+            }
+            if acted {
+                actions += 1;
+                break;
+            }
+        }
+        if !acted {
+            let fired = game
+                .run_out(variant)
+                .map_err(|error| SimError::Rules { seed, error })?;
+            if !fired {
+                // Nobody chose to act and no timer runs: the current player must move.
+                let mut agent = RandomAgent::new(seed ^ steps);
+                match agent.step(&mut game, variant) {
+                    Ok(Step::Acted(_)) => actions += 1,
+                    Ok(Step::Waited) => {}
+                    Ok(Step::Stuck) => return Err(SimError::Stuck { seed }),
+                    Err(error) => return Err(SimError::Rules { seed, error }),
+                }
+            }
+        }
+    }
+    Ok((summarize(variant, &mut game, seed, actions)?, stats))
+}

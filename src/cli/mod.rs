@@ -62,6 +62,9 @@ pub enum Command {
         /// The first seed.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Seats: one level for every seat, or one per seat (random, easy, medium, hard, expert).
+        #[arg(long, value_name = "LEVEL[,LEVEL…]", default_value = "random")]
+        bots: String,
         /// The folder holding the variants.
         #[arg(long, default_value = "rules", value_name = "DIR")]
         rules: PathBuf,
@@ -182,12 +185,14 @@ pub fn run(cli: Cli) -> i32 {
             players,
             games,
             seed,
+            bots,
             rules,
-        } => simulate(&variant, players, games, seed, &rules),
+        } => simulate(&variant, players, games, seed, &bots, &rules),
     }
 }
 
-fn simulate(variant: &str, players: usize, games: u64, seed: u64, rules: &Path) -> i32 {
+fn simulate(variant: &str, players: usize, games: u64, seed: u64, bots: &str, rules: &Path) -> i32 {
+    use crate::sim::{BotStats, Seating};
     let variant = match Variant::load_named(rules, variant) {
         Ok(v) => v,
         Err(e) => {
@@ -195,14 +200,48 @@ fn simulate(variant: &str, players: usize, games: u64, seed: u64, rules: &Path) 
             return EXIT_BROKEN;
         }
     };
+    let seats: Result<Vec<Seating>, String> = bots.split(',').map(|s| s.trim().parse()).collect();
+    let seats = match seats {
+        Ok(s) if s.len() == 1 => vec![s[0].clone(); players],
+        Ok(s) if s.len() == players => s,
+        Ok(s) => {
+            eprintln!(
+                "error: --bots names {} seats, but there are {players} players",
+                s.len()
+            );
+            return EXIT_BROKEN;
+        }
+        Err(e) => {
+            eprintln!("error: --bots: {e}");
+            return EXIT_BROKEN;
+        }
+    };
+    let all_random = seats.iter().all(|s| *s == Seating::Random);
     let started = std::time::Instant::now();
     let mut actions = 0u64;
     let mut lengths = Vec::new();
+    let mut wins = vec![0u64; players];
+    let (mut refusals, mut unknown, mut decisions) = (0usize, 0usize, 0u64);
     for i in 0..games {
-        match crate::sim::play_random(&variant, players, seed + i, &[]) {
-            Ok(summary) => {
+        let result = if all_random {
+            crate::sim::play_random(&variant, players, seed + i, &[])
+                .map(|s| (s, BotStats::default()))
+        } else {
+            crate::sim::play_seated(&variant, &seats, seed + i, &[])
+        };
+        match result {
+            Ok((summary, stats)) => {
                 actions += summary.actions;
                 lengths.push(summary.actions);
+                for &w in &summary.winners {
+                    wins[w] += 1;
+                }
+                refusals += stats.refusals.len();
+                unknown += stats.unknown_cards.len();
+                decisions += stats.decisions;
+                if let Some(r) = stats.refusals.first() {
+                    eprintln!("game {}: a bot action was refused: {r}", seed + i);
+                }
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -225,6 +264,17 @@ fn simulate(variant: &str, players: usize, games: u64, seed: u64, rules: &Path) 
             "game length: mean {:.1}, min {min}, max {max}",
             actions as f64 / games.max(1) as f64
         );
+    }
+    for (i, seat) in seats.iter().enumerate() {
+        let name = match seat {
+            Seating::Random => "random",
+            Seating::Bot(level) => level,
+        };
+        let rate = 100.0 * wins[i] as f64 / games.max(1) as f64;
+        println!("seat {i} ({name}): won {} of {games} ({rate:.1}%)", wins[i]);
+    }
+    if !all_random {
+        println!("bot decisions: {decisions}, refused: {refusals}, on unknown cards: {unknown}");
     }
     EXIT_OK
 }

@@ -80,6 +80,13 @@ impl EventRecord {
         Json::Object(out)
     }
 
+    /// The cards whose faces this event shows `seat` (none if `seat` does not receive it).
+    pub fn shown_cards(&self, seat: Seat, out: &mut Vec<CardIdx>) {
+        if self.to.includes(seat) {
+            self.payload.shown_cards(seat, out);
+        }
+    }
+
     /// Whether the rendering for `seat` shows the face of `card`.
     pub fn reveals(&self, seat: Seat, card: CardIdx) -> bool {
         self.to.includes(seat) && self.payload.reveals(seat, card)
@@ -105,6 +112,20 @@ impl Payload {
             ),
             Payload::Player(s) => player_json(state, *s),
             Payload::Card(card) => card.render(state, table, seat),
+        }
+    }
+
+    fn shown_cards(&self, seat: Seat, out: &mut Vec<CardIdx>) {
+        match self {
+            Payload::List(items) => items.iter().for_each(|p| p.shown_cards(seat, out)),
+            Payload::Map(fields) => fields.iter().for_each(|(_, p)| p.shown_cards(seat, out)),
+            Payload::Card(c) => {
+                if c.shown_to & seat.bit() != 0 {
+                    out.push(c.card);
+                }
+                c.extra.iter().for_each(|(_, p)| p.shown_cards(seat, out));
+            }
+            _ => {}
         }
     }
 

@@ -172,12 +172,20 @@ fn is_delete(value: &serde_yaml::Value) -> bool {
 pub fn load_value(src: &str, value: serde_yaml::Value) -> Result<Loaded, ConfigProblem> {
     let file: VariantFile = serde_yaml::from_value(value).map_err(|e| {
         let text = e.to_string();
-        let key = text
+        let words: Vec<&str> = text
             .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .find(|w| !w.is_empty() && src.contains(&format!("{w}:")));
+            .filter(|w| w.len() > 2)
+            .collect();
+        let span = match words.iter().find(|w| src.contains(&format!("{w}:"))) {
+            Some(key) => locate(src, &[key], None),
+            None => match words.iter().find(|w| src.contains(**w)) {
+                Some(word) => locate(src, &[], Some(word)),
+                None => (0, 0),
+            },
+        };
         ConfigProblem {
             message: text.clone(),
-            span: key.map_or((0, 0), |k| locate(src, &[k], None)),
+            span,
         }
     })?;
     finish(src, file)

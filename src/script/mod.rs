@@ -4,6 +4,7 @@
 //! This is the only module that imports rhai.
 
 pub mod api;
+pub mod bots;
 pub mod config;
 pub mod error;
 pub mod rulebook;
@@ -66,6 +67,8 @@ pub struct Variant {
     ast: AST,
     pub rulebook: Rulebook,
     pub house_rules: Vec<HouseRuleDoc>,
+    /// Computer players, when the variant has a `bots.yaml`.
+    pub bots: Option<bots::BotBook>,
     /// Script sources by the name Rhai reports them under, for diagnostics.
     sources: HashMap<String, (PathBuf, String)>,
     /// Script hook names by action name (`snap` → `on_snap`).
@@ -80,7 +83,7 @@ impl std::fmt::Debug for Variant {
     }
 }
 
-fn read(path: &Path) -> Result<String, VariantError> {
+pub(crate) fn read(path: &Path) -> Result<String, VariantError> {
     std::fs::read_to_string(path).map_err(|e| VariantError::Io {
         path: path.display().to_string(),
         message: e.to_string(),
@@ -232,6 +235,7 @@ impl Variant {
         }
 
         let rulebook = Rulebook::load(&dir.join("rulebook.yaml"))?;
+        let bots = bots::BotBook::load(dir, &table)?;
         sources.insert(entry.clone(), (script_path.clone(), script));
         Ok(Variant {
             name: file.name.clone(),
@@ -242,6 +246,7 @@ impl Variant {
             ast,
             rulebook,
             house_rules,
+            bots,
             sources,
             action_hooks,
             hooks,
@@ -371,7 +376,7 @@ impl Variant {
 }
 
 /// `a/b/../c` as `a/c`, without touching the file system (paths stay as the user wrote them).
-fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {
@@ -397,7 +402,7 @@ fn extends_of(yaml: &str) -> Option<String> {
 }
 
 /// Compile a script, or say where it does not compile.
-fn compile(engine: &Engine, path: &Path, src: &str) -> Result<AST, VariantError> {
+pub(crate) fn compile(engine: &Engine, path: &Path, src: &str) -> Result<AST, VariantError> {
     engine.compile(src).map_err(|e| {
         let pos = e.position();
         VariantError::Script(Box::new(SourceDiagnostic::at_line(

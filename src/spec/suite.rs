@@ -135,7 +135,10 @@ pub fn check_file(
             .flat_map(|(_, t)| t.iter().cloned())
             .collect();
         for p in runner::check(scenario, provider, &spans) {
-            if !problems.contains(&p) {
+            // A variant that does not load is one problem per file, not one per scenario.
+            let repeat = p.message.starts_with("variant `")
+                && problems.iter().any(|q: &Problem| q.message == p.message);
+            if !repeat && !problems.contains(&p) {
                 problems.push(p);
             }
         }
