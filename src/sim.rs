@@ -176,7 +176,10 @@ pub fn play_seated(
                         .decide(bot, &game)
                         .map_err(|error| SimError::Rules { seed, error })?;
                     let Some(action) = decision else { continue };
-                    if !action.name.contains("peek") {
+                    // Peeks exist to learn unknown cards; anything else must use remembered ones.
+                    let is_peek = action.name.contains("peek")
+                        || action.args.iter().any(|a| matches!(a, Arg::Word(w) if w.contains("peek")));
+                    if !is_peek {
                         for arg in &action.args {
                             let card = match arg {
                                 Arg::Card(c) => Some(*c),
