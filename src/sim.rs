@@ -178,7 +178,10 @@ pub fn play_seated(
                     let Some(action) = decision else { continue };
                     // Peeks exist to learn unknown cards; anything else must use remembered ones.
                     let is_peek = action.name.contains("peek")
-                        || action.args.iter().any(|a| matches!(a, Arg::Word(w) if w.contains("peek")));
+                        || action
+                            .args
+                            .iter()
+                            .any(|a| matches!(a, Arg::Word(w) if w.contains("peek")));
                     if !is_peek {
                         for arg in &action.args {
                             let card = match arg {

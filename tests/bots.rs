@@ -31,12 +31,23 @@ fn bots_act_only_on_remembered_cards_and_are_never_refused() {
                 let (summary, stats) = play_seated(&variant, seating, seed, &[])
                     .unwrap_or_else(|e| panic!("{name}: table {t}: {e}"));
                 decisions += stats.decisions;
-                assert!(stats.refusals.is_empty(), "{name} seed {seed}: refused bot actions: {:?}", stats.refusals);
-                assert!(stats.unknown_cards.is_empty(), "{name} seed {seed}: bots acted on cards they did not know: {:?}", stats.unknown_cards);
+                assert!(
+                    stats.refusals.is_empty(),
+                    "{name} seed {seed}: refused bot actions: {:?}",
+                    stats.refusals
+                );
+                assert!(
+                    stats.unknown_cards.is_empty(),
+                    "{name} seed {seed}: bots acted on cards they did not know: {:?}",
+                    stats.unknown_cards
+                );
                 assert!(summary.actions > 0);
             }
         }
-        assert!(decisions > 1000, "{name}: bots hardly decided anything ({decisions})");
+        assert!(
+            decisions > 1000,
+            "{name}: bots hardly decided anything ({decisions})"
+        );
     }
 }
 
@@ -45,10 +56,19 @@ fn duel(variant: &Variant, strong: &str, weak: &str, games: u64) -> (f64, f64) {
     let (mut s, mut w) = (0u64, 0u64);
     for seed in 0..games {
         let strong_first = seed % 2 == 0;
-        let seating = if strong_first { [bot(strong), bot(weak)] } else { [bot(weak), bot(strong)] };
-        let (summary, _) = play_seated(variant, &seating, seed, &[]).unwrap_or_else(|e| panic!("{e}"));
+        let seating = if strong_first {
+            [bot(strong), bot(weak)]
+        } else {
+            [bot(weak), bot(strong)]
+        };
+        let (summary, _) =
+            play_seated(variant, &seating, seed, &[]).unwrap_or_else(|e| panic!("{e}"));
         for &winner in &summary.winners {
-            if (winner == 0) == strong_first { s += 1 } else { w += 1 }
+            if (winner == 0) == strong_first {
+                s += 1
+            } else {
+                w += 1
+            }
         }
     }
     (s as f64 / games as f64, w as f64 / games as f64)
@@ -66,15 +86,24 @@ fn harder_levels_beat_easier_ones_over_a_thousand_games() {
                     let variant = load(name);
                     pairs
                         .iter()
-                        .map(|&(strong, weak)| (name, strong, weak, duel(&variant, strong, weak, GAMES)))
+                        .map(|&(strong, weak)| {
+                            (name, strong, weak, duel(&variant, strong, weak, GAMES))
+                        })
                         .collect::<Vec<_>>()
                 })
             })
             .collect();
         for run in runs {
             for (name, strong, weak, (s, w)) in run.join().expect("a duel thread") {
-                println!("{name}: {strong} {:.1}% vs {weak} {:.1}% over {GAMES} games", s * 100.0, w * 100.0);
-                assert!(s - w >= 0.10, "{name}: {strong} should beat {weak} by 10 points: {s:.3} vs {w:.3}");
+                println!(
+                    "{name}: {strong} {:.1}% vs {weak} {:.1}% over {GAMES} games",
+                    s * 100.0,
+                    w * 100.0
+                );
+                assert!(
+                    s - w >= 0.10,
+                    "{name}: {strong} should beat {weak} by 10 points: {s:.3} vs {w:.3}"
+                );
             }
         }
     });
