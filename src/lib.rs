@@ -50,6 +50,7 @@
 
 pub mod cli;
 pub mod kernel;
+pub mod report;
 pub mod script;
 pub mod sim;
 pub mod spec;

@@ -49,7 +49,8 @@ pub enum Command {
         #[arg(long, default_value = "rules", value_name = "DIR")]
         rules: PathBuf,
     },
-    /// Play many seeded games of a variant with random seats and print a summary.
+    /// Play many seeded games of a variant with computer seats and print a summary.
+    /// The same seed and arguments give the same summary for any `--jobs`.
     Simulate {
         /// The variant to play.
         variant: String,
@@ -65,9 +66,37 @@ pub enum Command {
         /// Seats: one level for every seat, or one per seat (random, easy, medium, hard, expert).
         #[arg(long, value_name = "LEVEL[,LEVEL…]", default_value = "random")]
         bots: String,
+        /// A house rule for every game, `name=value` (repeatable).
+        #[arg(long = "house-rule", value_name = "NAME=VALUE")]
+        house_rules: Vec<String>,
+        /// Threads to play on (default: all cores).
+        #[arg(long, short = 'j')]
+        jobs: Option<usize>,
+        /// Play only the K-th of N disjoint slices of the games (`--shard 2/8`); combine the
+        /// shards' `--json` outputs with `deckspec merge`.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Also write a self-contained HTML report with charts.
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
         /// The folder holding the variants.
         #[arg(long, default_value = "rules", value_name = "DIR")]
         rules: PathBuf,
+    },
+    /// Combine the `--json` summaries of shards into the summary one run would give.
+    Merge {
+        /// `simulate --json` outputs.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Also write a self-contained HTML report with charts.
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
     },
     /// Load every variant and parse and check every scenario, running nothing; report every problem.
     Check {
@@ -186,21 +215,86 @@ pub fn run(cli: Cli) -> i32 {
             games,
             seed,
             bots,
+            house_rules,
+            jobs,
+            shard,
+            json,
+            report,
             rules,
-        } => simulate(&variant, players, games, seed, &bots, &rules),
+        } => simulate(SimulateArgs {
+            variant,
+            players,
+            games,
+            seed,
+            bots,
+            house_rules,
+            jobs,
+            shard,
+            json,
+            report,
+            rules,
+        }),
+        Command::Merge {
+            files,
+            json,
+            report,
+        } => merge(&files, json, report.as_deref()),
     }
 }
 
-fn simulate(variant: &str, players: usize, games: u64, seed: u64, bots: &str, rules: &Path) -> i32 {
-    use crate::sim::{BotStats, Seating};
-    let variant = match Variant::load_named(rules, variant) {
+/// The arguments of `deckspec simulate`.
+pub struct SimulateArgs {
+    pub variant: String,
+    pub players: usize,
+    pub games: u64,
+    pub seed: u64,
+    pub bots: String,
+    pub house_rules: Vec<String>,
+    pub jobs: Option<usize>,
+    pub shard: Option<String>,
+    pub json: bool,
+    pub report: Option<PathBuf>,
+    pub rules: PathBuf,
+}
+
+/// `K/N` with 1 ≤ K ≤ N.
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("--shard takes K/N with 1 ≤ K ≤ N, as in 2/8, not `{text}`");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n) = (
+        k.trim().parse::<u64>().map_err(|_| bad())?,
+        n.trim().parse::<u64>().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// `name=value`, the value read as YAML (`true`, `3`, `[0, 1]`, a word).
+fn parse_house_rule(text: &str) -> Result<(String, crate::kernel::Value), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--house-rule takes name=value, not `{text}`"))?;
+    let yaml: serde_yaml::Value =
+        serde_yaml::from_str(value).map_err(|e| format!("--house-rule {name}: {e}"))?;
+    let value = crate::script::config::yaml_value(&yaml)
+        .ok_or_else(|| format!("--house-rule {name}: `{value}` is not a plain value"))?;
+    Ok((name.trim().to_string(), value))
+}
+
+fn simulate(args: SimulateArgs) -> i32 {
+    use crate::sim::{Seating, Study};
+    let variant = match Variant::load_named(&args.rules, &args.variant) {
         Ok(v) => v,
         Err(e) => {
-            print!("{}", render(&e));
+            eprint!("{}", render(&e));
             return EXIT_BROKEN;
         }
     };
-    let seats: Result<Vec<Seating>, String> = bots.split(',').map(|s| s.trim().parse()).collect();
+    let players = args.players;
+    let seats: Result<Vec<Seating>, String> =
+        args.bots.split(',').map(|s| s.trim().parse()).collect();
     let seats = match seats {
         Ok(s) if s.len() == 1 => vec![s[0].clone(); players],
         Ok(s) if s.len() == players => s,
@@ -216,67 +310,154 @@ fn simulate(variant: &str, players: usize, games: u64, seed: u64, bots: &str, ru
             return EXIT_BROKEN;
         }
     };
-    let all_random = seats.iter().all(|s| *s == Seating::Random);
-    let started = std::time::Instant::now();
-    let mut actions = 0u64;
-    let mut lengths = Vec::new();
-    let mut wins = vec![0u64; players];
-    let (mut refusals, mut unknown, mut decisions) = (0usize, 0usize, 0u64);
-    for i in 0..games {
-        let result = if all_random {
-            crate::sim::play_random(&variant, players, seed + i, &[])
-                .map(|s| (s, BotStats::default()))
-        } else {
-            crate::sim::play_seated(&variant, &seats, seed + i, &[])
-        };
-        match result {
-            Ok((summary, stats)) => {
-                actions += summary.actions;
-                lengths.push(summary.actions);
-                for &w in &summary.winners {
-                    wins[w] += 1;
-                }
-                refusals += stats.refusals.len();
-                unknown += stats.unknown_cards.len();
-                decisions += stats.decisions;
-                if let Some(r) = stats.refusals.first() {
-                    eprintln!("game {}: a bot action was refused: {r}", seed + i);
-                }
+    let shard = match args.shard.as_deref().map(parse_shard).transpose() {
+        Ok(s) => s.unwrap_or((1, 1)),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_BROKEN;
+        }
+    };
+    let house: Result<Vec<_>, String> = args
+        .house_rules
+        .iter()
+        .map(|h| parse_house_rule(h))
+        .collect();
+    let house = match house {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_BROKEN;
+        }
+    };
+    // Check the house rules once, before any game starts.
+    if let Err(e) = crate::kernel::Game::new(variant.table().clone(), vec!["p".into()], 0, &house) {
+        let names: Vec<&str> = variant
+            .table()
+            .house_rules
+            .iter()
+            .map(|h| h.0.as_str())
+            .collect();
+        let help = match &e {
+            crate::kernel::NewGameError::UnknownHouseRule(n) => {
+                crate::suggest::suggestion(n, names.iter().copied())
+                    .unwrap_or_else(|| format!("the house rules are: {}", names.join(", ")))
             }
+            _ => String::new(),
+        };
+        eprintln!(
+            "error: --house-rule: {e}{}",
+            if help.is_empty() {
+                String::new()
+            } else {
+                format!(" ({help})")
+            }
+        );
+        return EXIT_BROKEN;
+    }
+    let house_text = args
+        .house_rules
+        .iter()
+        .filter_map(|h| {
+            h.split_once('=')
+                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        })
+        .collect();
+    let study = Study {
+        variant: &variant,
+        seats,
+        house,
+        house_text,
+        games: args.games,
+        first_seed: args.seed,
+        shard,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    };
+    let planned = (0..args.games)
+        .filter(|i| i % shard.1 == shard.0 - 1)
+        .count() as u64;
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(planned);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games, {per_sec}, eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let result = study.run(&|| bar.inc(1));
+    bar.finish_and_clear();
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            if let crate::sim::SimError::Rules { error, .. } = &e
+                && let Some(d) = variant.diagnose(error)
+            {
+                eprint!("{}", render(&d));
+            }
+            return EXIT_FAILED;
+        }
+    };
+    print_summary(&summary, args.json, args.report.as_deref())
+}
+
+fn print_summary(summary: &crate::sim::Summary, json: bool, report: Option<&Path>) -> i32 {
+    if json {
+        println!("{}", summary.to_json());
+    } else {
+        print!("{}", summary.to_text());
+    }
+    if let Some(path) = report {
+        if let Err(e) = std::fs::write(path, crate::report::html(summary)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return EXIT_BROKEN;
+        }
+        if !json {
+            println!("report: {}", path.display());
+        }
+    }
+    EXIT_OK
+}
+
+fn merge(files: &[PathBuf], json: bool, report: Option<&Path>) -> i32 {
+    let mut total: Option<crate::sim::Summary> = None;
+    for file in files {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
             Err(e) => {
-                eprintln!("error: {e}");
-                if let crate::sim::SimError::Rules { error, .. } = &e
-                    && let Some(d) = variant.diagnose(error)
-                {
-                    eprint!("{}", render(&d));
+                eprintln!("error: cannot read {}: {e}", file.display());
+                return EXIT_BROKEN;
+            }
+        };
+        let part: crate::sim::Summary = match serde_json::from_str(&text) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!(
+                    "error: {} is not a `simulate --json` summary: {e}",
+                    file.display()
+                );
+                return EXIT_BROKEN;
+            }
+        };
+        match &mut total {
+            None => total = Some(part),
+            Some(t) => {
+                if let Err(e) = t.merge(&part) {
+                    eprintln!("error: {}: {e}", file.display());
+                    return EXIT_BROKEN;
                 }
-                return EXIT_FAILED;
             }
         }
     }
-    let secs = started.elapsed().as_secs_f64().max(1e-9);
-    println!("games: {games}");
-    println!("actions: {actions}");
-    println!("games/s: {:.1}", games as f64 / secs);
-    println!("actions/s: {:.0}", actions as f64 / secs);
-    if let (Some(min), Some(max)) = (lengths.iter().min(), lengths.iter().max()) {
-        println!(
-            "game length: mean {:.1}, min {min}, max {max}",
-            actions as f64 / games.max(1) as f64
-        );
+    match total {
+        Some(t) => print_summary(&t, json, report),
+        None => EXIT_BROKEN,
     }
-    for (i, seat) in seats.iter().enumerate() {
-        let name = match seat {
-            Seating::Random => "random",
-            Seating::Bot(level) => level,
-        };
-        let rate = 100.0 * wins[i] as f64 / games.max(1) as f64;
-        println!("seat {i} ({name}): won {} of {games} ({rate:.1}%)", wins[i]);
-    }
-    if !all_random {
-        println!("bot decisions: {decisions}, refused: {refusals}, on unknown cards: {unknown}");
-    }
-    EXIT_OK
 }
 
 fn test(
