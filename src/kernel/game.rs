@@ -125,14 +125,13 @@ pub enum NewGameError {
     WrongVariant { saved: String, loaded: String },
 }
 
+/// An empty game with no players and no cards: a cheap placeholder (`std::mem::take`).
 impl Default for Game {
     fn default() -> Game {
-        let table = Arc::new(Table::default());
-        let state = GameState::new(&table, vec![String::new()], 0, Vec::new())
-            .expect("one player is a valid game");
+        static EMPTY: std::sync::OnceLock<Arc<Table>> = std::sync::OnceLock::new();
         Game {
-            table,
-            state,
+            table: EMPTY.get_or_init(|| Arc::new(Table::default())).clone(),
+            state: GameState::empty(),
             log: Vec::new(),
         }
     }

@@ -137,6 +137,27 @@ impl GameState {
         })
     }
 
+    /// A state with no players and no cards (a placeholder; no game is played on it).
+    pub fn empty() -> GameState {
+        GameState {
+            players: Arc::new(Vec::new()),
+            cards: Vec::new(),
+            hands: Vec::new(),
+            piles: Vec::new(),
+            phase: PhaseId(0),
+            current: None,
+            clock: 0,
+            timers: Vec::new(),
+            timer_seq: 0,
+            rng: ChaCha8Rng::seed_from_u64(0),
+            house: Vec::new(),
+            game_vars: Vec::new(),
+            player_vars: Vec::new(),
+            outcome: None,
+            turns_started: false,
+        }
+    }
+
     pub fn player_count(&self) -> usize {
         self.players.len()
     }

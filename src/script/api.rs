@@ -53,19 +53,19 @@ fn err<T>(msg: impl Into<String>) -> R<T> {
 pub fn to_value(d: &Dynamic) -> R<Value> {
     Ok(if d.is_unit() {
         Value::Unit
-    } else if let Some(b) = d.clone().try_cast::<bool>() {
+    } else if let Ok(b) = d.as_bool() {
         Value::Bool(b)
-    } else if let Some(i) = d.clone().try_cast::<INT>() {
+    } else if let Ok(i) = d.as_int() {
         Value::Int(i)
-    } else if let Some(f) = d.clone().try_cast::<f64>() {
+    } else if let Ok(f) = d.as_float() {
         Value::Float(f)
-    } else if let Some(s) = d.clone().try_cast::<ImmutableString>() {
-        Value::Str(s.to_string())
-    } else if let Some(c) = d.clone().try_cast::<Card>() {
+    } else if d.is_string() {
+        Value::Str(d.clone().into_string().unwrap_or_default())
+    } else if let Some(c) = d.read_lock::<Card>() {
         Value::Card(c.0)
-    } else if let Some(p) = d.clone().try_cast::<Player>() {
+    } else if let Some(p) = d.read_lock::<Player>() {
         Value::Player(p.0)
-    } else if let Some(a) = d.clone().try_cast::<Array>() {
+    } else if let Some(a) = d.read_lock::<Array>() {
         Value::List(a.iter().map(to_value).collect::<R<_>>()?)
     } else {
         return err(format!(
@@ -107,33 +107,34 @@ pub fn arg_value(arg: &Arg) -> Dynamic {
 fn payload(game: &Game, d: &Dynamic) -> R<Payload> {
     Ok(if d.is_unit() {
         Payload::Null
-    } else if let Some(b) = d.clone().try_cast::<bool>() {
+    } else if let Ok(b) = d.as_bool() {
         Payload::Bool(b)
-    } else if let Some(i) = d.clone().try_cast::<INT>() {
+    } else if let Ok(i) = d.as_int() {
         Payload::Int(i)
-    } else if let Some(f) = d.clone().try_cast::<f64>() {
+    } else if let Ok(f) = d.as_float() {
         Payload::Float(f)
-    } else if let Some(s) = d.clone().try_cast::<ImmutableString>() {
-        Payload::Str(s.to_string())
-    } else if let Some(c) = d.clone().try_cast::<Card>() {
+    } else if d.is_string() {
+        Payload::Str(d.clone().into_string().unwrap_or_default())
+    } else if let Some(c) = d.read_lock::<Card>() {
         game.card_ref(c.0, false)
-    } else if let Some(Located(card, at)) = d.clone().try_cast::<Located>() {
+    } else if let Some(located) = d.read_lock::<Located>() {
+        let Located(card, at) = *located;
         let mut p = game.card_ref(card, false);
         if let (Payload::Card(c), Some((seat, slot))) = (&mut p, at) {
             c.extra.push(("idx".into(), Payload::Int(slot as i64)));
             c.extra.push(("user".into(), Payload::Player(seat)));
         }
         p
-    } else if let Some(p) = d.clone().try_cast::<Player>() {
+    } else if let Some(p) = d.read_lock::<Player>() {
         Payload::Player(p.0)
-    } else if let Some(s) = d.clone().try_cast::<Slot>() {
+    } else if let Some(s) = d.read_lock::<Slot>() {
         Payload::Map(vec![
             ("user".into(), Payload::Player(s.seat)),
             ("idx".into(), Payload::Int(s.slot as i64)),
         ])
-    } else if let Some(a) = d.clone().try_cast::<Array>() {
+    } else if let Some(a) = d.read_lock::<Array>() {
         Payload::List(a.iter().map(|x| payload(game, x)).collect::<R<_>>()?)
-    } else if let Some(m) = d.clone().try_cast::<Map>() {
+    } else if let Some(m) = d.read_lock::<Map>() {
         Payload::Map(
             m.iter()
                 .map(|(k, v)| Ok((k.to_string(), payload(game, v)?)))
@@ -673,7 +674,12 @@ fn emit(g: &GameHandle, name: &str, to: Audience, fields: Map) -> R<()> {
             super::error::suggest(name, game.table.events.iter().map(|e| &**e))
         ));
     };
-    let payload = payload(&game, &Dynamic::from(fields))?;
+    let payload = Payload::Map(
+        fields
+            .iter()
+            .map(|(k, v)| Ok((k.to_string(), payload(&game, v)?)))
+            .collect::<R<_>>()?,
+    );
     game.emit(event, to, payload);
     Ok(())
 }
