@@ -200,6 +200,60 @@ impl Game {
         })
     }
 
+    /// Approximate heap and inline bytes held by the game state (excluding the event log,
+    /// which `log_bytes` estimates): for capacity planning of servers.
+    pub fn state_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let st = &self.state;
+        let values = |v: &[Value]| v.len() * size_of::<Value>();
+        size_of::<GameState>()
+            + st.cards.capacity() * size_of::<super::state::CardState>()
+            + st.hands
+                .iter()
+                .map(|h| {
+                    size_of::<Vec<Option<CardIdx>>>() + h.capacity() * size_of::<Option<CardIdx>>()
+                })
+                .sum::<usize>()
+            + st.piles
+                .iter()
+                .map(|p| size_of::<Vec<CardIdx>>() + p.capacity() * size_of::<CardIdx>())
+                .sum::<usize>()
+            + st.timers.capacity() * size_of::<Timer>()
+            + st.timers.iter().map(|t| t.name.capacity()).sum::<usize>()
+            + values(&st.house)
+            + values(&st.game_vars)
+            + st.player_vars
+                .iter()
+                .map(|v| size_of::<Vec<Value>>() + values(v))
+                .sum::<usize>()
+    }
+
+    /// Approximate bytes held by the event log.
+    pub fn log_bytes(&self) -> usize {
+        fn payload(p: &Payload) -> usize {
+            std::mem::size_of::<Payload>()
+                + match p {
+                    Payload::Str(s) => s.capacity(),
+                    Payload::List(items) => items.iter().map(payload).sum(),
+                    Payload::Map(fields) => {
+                        fields.iter().map(|(k, v)| k.capacity() + payload(v)).sum()
+                    }
+                    Payload::Card(c) => {
+                        std::mem::size_of::<CardRef>()
+                            + c.extra
+                                .iter()
+                                .map(|(k, v)| k.capacity() + payload(v))
+                                .sum::<usize>()
+                    }
+                    _ => 0,
+                }
+        }
+        self.log
+            .iter()
+            .map(|e| std::mem::size_of::<EventRecord>() + payload(&e.payload))
+            .sum()
+    }
+
     /// The card a client names by its public id (the `id` field of events and views).
     pub fn card_from_id(&self, id: &str) -> Option<CardIdx> {
         let id = u32::from_str_radix(id, 16).ok()?;
