@@ -205,7 +205,7 @@ impl Game {
     pub fn state_bytes(&self) -> usize {
         use std::mem::size_of;
         let st = &self.state;
-        let values = |v: &[Value]| v.len() * size_of::<Value>();
+        let values = |v: &[Value]| std::mem::size_of_val(v);
         size_of::<GameState>()
             + st.cards.capacity() * size_of::<super::state::CardState>()
             + st.hands
