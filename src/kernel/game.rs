@@ -31,7 +31,8 @@ pub enum Arg {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Action {
     pub seat: Seat,
-    pub name: String,
+    /// Shared, so that enumerating candidates does not allocate a name per action.
+    pub name: Arc<str>,
     pub args: Vec<Arg>,
 }
 
@@ -516,6 +517,7 @@ impl Game {
                     _ => Vec::new(),
                 },
             };
+            let name = &decl.name;
             for seat in actors {
                 if !self.guards_hold(&decl.guards, Some(seat)) {
                     continue;
@@ -542,7 +544,7 @@ impl Game {
                     }
                     out.extend(partial.into_iter().map(|args| Action {
                         seat,
-                        name: decl.name.clone(),
+                        name: name.clone(),
                         args,
                     }));
                 }

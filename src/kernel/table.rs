@@ -75,7 +75,7 @@ pub enum ArgDomain {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActionDecl {
-    pub name: String,
+    pub name: Arc<str>,
     pub actor: Actor,
     /// `None`: every phase.
     pub phases: Option<Vec<PhaseId>>,
@@ -166,7 +166,7 @@ impl Table {
             player_vars: index(&self.player_vars, |v| &v.0),
             events: index(&self.events, |e| e),
             house_rules: index(&self.house_rules, |h| &h.0),
-            actions: index(&self.actions, |a| &a.name),
+            actions: index(&self.actions, |a| &*a.name),
         };
     }
 

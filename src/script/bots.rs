@@ -307,7 +307,7 @@ impl BotBook {
         };
         Ok(Some(Action {
             seat: bot.seat,
-            name: name.to_string(),
+            name: name.as_str().into(),
             args,
         }))
     }
@@ -443,7 +443,7 @@ fn register(engine: &mut Engine) {
                 .collect()
         })
         .register_fn("can", |v: &mut BotView, action: &str| {
-            v.0.candidates.iter().any(|a| a.name == action)
+            v.0.candidates.iter().any(|a| &*a.name == action)
         })
         .register_fn("random", |v: &mut BotView| {
             v.0.rng

@@ -451,7 +451,7 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
             });
         }
         table.actions.push(ActionDecl {
-            name: name.clone(),
+            name: name.as_str().into(),
             actor,
             phases,
             guards,

@@ -231,7 +231,7 @@ impl Variant {
                     "declared here",
                 ))));
             }
-            action_hooks.insert(action.name.clone(), hook);
+            action_hooks.insert(action.name.to_string(), hook);
         }
 
         let rulebook = Rulebook::load(&dir.join("rulebook.yaml"))?;
@@ -442,7 +442,7 @@ impl Rules for Variant {
     }
 
     fn act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError> {
-        let Some(hook) = self.action_hooks.get(&action.name) else {
+        let Some(hook) = self.action_hooks.get(&*action.name) else {
             return Err(RuleError::Refused(format!(
                 "`{}` is not an action of {}",
                 action.name, self.name

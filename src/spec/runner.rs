@@ -238,7 +238,7 @@ pub fn check(
                 );
             }
         };
-    let actions: Vec<&str> = table.actions.iter().map(|a| a.name.as_str()).collect();
+    let actions: Vec<&str> = table.actions.iter().map(|a| &*a.name).collect();
     let house: Vec<&str> = table.house_rules.iter().map(|h| h.0.as_str()).collect();
     let phases: Vec<&str> = table.phases.iter().map(|p| p.name.as_str()).collect();
     let events: Vec<&str> = table.events.iter().map(|e| &**e).collect();
@@ -787,7 +787,7 @@ impl Run<'_> {
             .collect::<Result<Vec<_>, Failure>>()?;
         Ok(Action {
             seat,
-            name: call.name.node.clone(),
+            name: call.name.node.as_str().into(),
             args,
         })
     }
