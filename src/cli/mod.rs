@@ -51,41 +51,7 @@ pub enum Command {
     },
     /// Play many seeded games of a variant with computer seats and print a summary.
     /// The same seed and arguments give the same summary for any `--jobs`.
-    Simulate {
-        /// The variant to play.
-        variant: String,
-        /// Players per game.
-        #[arg(long, default_value_t = 4)]
-        players: usize,
-        /// Number of games; game i uses seed `seed + i`.
-        #[arg(long, default_value_t = 100)]
-        games: u64,
-        /// The first seed.
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Seats: one level for every seat, or one per seat (random, easy, medium, hard, expert).
-        #[arg(long, value_name = "LEVEL[,LEVEL…]", default_value = "random")]
-        bots: String,
-        /// A house rule for every game, `name=value` (repeatable).
-        #[arg(long = "house-rule", value_name = "NAME=VALUE")]
-        house_rules: Vec<String>,
-        /// Threads to play on (default: all cores).
-        #[arg(long, short = 'j')]
-        jobs: Option<usize>,
-        /// Play only the K-th of N disjoint slices of the games (`--shard 2/8`); combine the
-        /// shards' `--json` outputs with `deckspec merge`.
-        #[arg(long, value_name = "K/N")]
-        shard: Option<String>,
-        /// Print the summary as one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// Also write a self-contained HTML report with charts.
-        #[arg(long, value_name = "FILE.html")]
-        report: Option<PathBuf>,
-        /// The folder holding the variants.
-        #[arg(long, default_value = "rules", value_name = "DIR")]
-        rules: PathBuf,
-    },
+    Simulate(SimulateArgs),
     /// Combine the `--json` summaries of shards into the summary one run would give.
     Merge {
         /// `simulate --json` outputs.
@@ -209,31 +175,7 @@ pub fn run(cli: Cli) -> i32 {
             rules,
         } => test(&paths, junit.as_deref(), tags.as_deref(), name, &rules),
         Command::Check { dir } => check(&dir),
-        Command::Simulate {
-            variant,
-            players,
-            games,
-            seed,
-            bots,
-            house_rules,
-            jobs,
-            shard,
-            json,
-            report,
-            rules,
-        } => simulate(SimulateArgs {
-            variant,
-            players,
-            games,
-            seed,
-            bots,
-            house_rules,
-            jobs,
-            shard,
-            json,
-            report,
-            rules,
-        }),
+        Command::Simulate(args) => simulate(args),
         Command::Merge {
             files,
             json,
@@ -243,17 +185,40 @@ pub fn run(cli: Cli) -> i32 {
 }
 
 /// The arguments of `deckspec simulate`.
+#[derive(clap::Args, Debug)]
 pub struct SimulateArgs {
+    /// The variant to play.
     pub variant: String,
+    /// Players per game.
+    #[arg(long, default_value_t = 4)]
     pub players: usize,
+    /// Number of games; game i uses seed `seed + i`.
+    #[arg(long, default_value_t = 100)]
     pub games: u64,
+    /// The first seed.
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Seats: one level for every seat, or one per seat (random, easy, medium, hard, expert).
+    #[arg(long, value_name = "LEVEL[,LEVEL…]", default_value = "random")]
     pub bots: String,
+    /// A house rule for every game, `name=value` (repeatable).
+    #[arg(long = "house-rule", value_name = "NAME=VALUE")]
     pub house_rules: Vec<String>,
+    /// Threads to play on (default: all cores).
+    #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
+    /// Play only the K-th of N disjoint slices of the games (`--shard 2/8`); combine the
+    /// shards' `--json` outputs with `deckspec merge`.
+    #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
     pub json: bool,
+    /// Also write a self-contained HTML report with charts.
+    #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
+    /// The folder holding the variants.
+    #[arg(long, default_value = "rules", value_name = "DIR")]
     pub rules: PathBuf,
 }
 
