@@ -131,7 +131,7 @@ fn check_invalid(failures: &mut Vec<String>) -> (usize, usize) {
         .filter(|p| p.extension().is_some_and(|e| e == "feature"))
     {
         let src = std::fs::read_to_string(path).expect("a readable fixture");
-        let (_, _, problems) = suite::check_file(&path.display().to_string(), &src, &provider);
+        let (_, _, problems) = suite::check_file(&src, &provider);
         let src = Arc::new(src);
         let text = problems
             .into_iter()

@@ -542,7 +542,7 @@ fn check(dir: &Path) -> i32 {
             continue;
         };
         let src = Arc::new(src);
-        let (_, concrete, found) = suite::check_file(&path, &src, &provider);
+        let (_, concrete, found) = suite::check_file(&src, &provider);
         scenarios += concrete.len();
         if found.is_empty() {
             continue;

@@ -7,7 +7,7 @@
 
 use super::api::{Card, Player, Slot, arg_value, from_value};
 use super::error::{SourceDiagnostic, VariantError};
-use crate::kernel::{Action, Arg, CardIdx, Game, Loc, RuleError, Seat, Table};
+use crate::kernel::{Action, Arg, CardIdx, Game, Loc, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, INT, ImmutableString, Map, Scope};
@@ -86,7 +86,7 @@ fn file_error(path: &Path, src: &str, message: String) -> VariantError {
 
 impl BotBook {
     /// Load `dir/bots.yaml`, or `None` when the variant has no bots.
-    pub fn load(dir: &Path, table: &Table) -> Result<Option<BotBook>, VariantError> {
+    pub fn load(dir: &Path) -> Result<Option<BotBook>, VariantError> {
         let path = dir.join("bots.yaml");
         if !path.is_file() {
             return Ok(None);
@@ -166,7 +166,6 @@ impl BotBook {
                 },
             );
         }
-        let _ = table;
         Ok(Some(BotBook {
             engine,
             ast,

@@ -235,7 +235,7 @@ impl Variant {
         }
 
         let rulebook = Rulebook::load(&dir.join("rulebook.yaml"))?;
-        let bots = bots::BotBook::load(dir, &table)?;
+        let bots = bots::BotBook::load(dir)?;
         sources.insert(entry.clone(), (script_path.clone(), script));
         Ok(Variant {
             name: file.name.clone(),

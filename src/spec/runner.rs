@@ -481,7 +481,7 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
     // With no When yet, event steps see everything since the game began.
     run.marker = 0;
 
-    for (i, step) in scenario.steps.iter().enumerate().skip(setup_end) {
+    for step in scenario.steps.iter().skip(setup_end) {
         let body = step
             .body
             .as_ref()
@@ -489,7 +489,6 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
         if let Some((reason, _)) = &run.refusal
             && !matches!(body, StepBody::Rejected { .. })
         {
-            let _ = i;
             return Err(Failure::at(
                 step,
                 format!("the action before this step was refused: {reason}"),

@@ -117,7 +117,6 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 /// Parse and check a file without running it: its problems (parse, names, rule tags).
 pub fn check_file(
-    path: &str,
     src: &str,
     provider: &dyn VariantProvider,
 ) -> (Option<Feature>, Vec<Concrete>, Vec<Problem>) {
@@ -125,7 +124,6 @@ pub fn check_file(
         Ok(f) => f,
         Err(problems) => return (None, Vec::new(), problems),
     };
-    let _ = path;
     let (scenarios, mut problems) = runner::expand(&feature);
     let tags = scenario_tags(&feature);
     for scenario in &scenarios {
@@ -169,7 +167,7 @@ pub fn run_file(
     provider: &dyn VariantProvider,
     filter: &Filter,
 ) -> FileResult {
-    let (feature, scenarios, problems) = check_file(path, &src, provider);
+    let (feature, scenarios, problems) = check_file(&src, provider);
     let mut result = FileResult {
         path: path.to_string(),
         src: src.clone(),
