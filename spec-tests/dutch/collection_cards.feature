@@ -202,3 +202,57 @@ Feature: Collection cards stay in the hand, face up, and cannot be played
       And cat knows ann's slot 4
       And cat does not know 9C
       And it is bob's turn
+
+  Rule: collection cards are never swapped
+
+    Background:
+      Given a dutch game with players ann, bob
+      And ann holds 3D, 9C, 5H, 6H
+      And bob holds 4H, 8H, 2S, 6D
+      And ann did initial_peek 0 and 1
+      And bob did initial_peek 0 and 1
+      And the draw pile is JD, QD
+      And it is ann's turn
+      And ann did draw
+      And ann did play drawn
+
+    @rule:DUT-COLL-7
+    Scenario: ann's Jack cannot take bob's collection 4
+      When 5 seconds pass
+      And ann does jack_swap ann's slot 2 and bob's slot 0
+      Then the action is rejected with "That card is in a collection and cannot be swapped."
+      And ann holds 3D, 9C, 5H, 6H
+      And bob holds 4H, 8H, 2S, 6D
+      And bob's collection_rank_cards is [4H]
+      And the phase is special_play_window
+
+    @rule:DUT-COLL-7
+    Scenario: ann's Jack cannot give away her own collection 3
+      When 5 seconds pass
+      And ann does jack_swap ann's slot 0 and bob's slot 3
+      Then the action is rejected with "That card is in a collection and cannot be swapped."
+      And ann holds 3D, 9C, 5H, 6H
+
+    @rule:DUT-COLL-7
+    Scenario: the refused swap leaves ann her special; she swaps two other cards
+      When 5 seconds pass
+      And ann does jack_swap ann's slot 0 and bob's slot 3
+      Then the action is rejected with "That card is in a collection and cannot be swapped."
+      When ann does jack_swap ann's slot 2 and bob's slot 3
+      Then ann holds 3D, 9C, 6D, 6H
+      And bob holds 4H, 8H, 2S, 5H
+      And it is bob's turn
+
+    @rule:DUT-COLL-7
+    Scenario: a Queen may still peek at a collection card
+      When 5 seconds pass
+      And ann does skip
+      And bob does draw
+      And bob does play drawn
+      Then the discard pile top is QD
+      And the phase is same_rank_window
+      When 5 seconds pass
+      Then the phase is special_play_window
+      When bob does queen_peek ann's slot 0
+      Then bob knows 3D
+      And it is ann's turn
