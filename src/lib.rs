@@ -30,7 +30,7 @@
 //!
 //! game.advance(&cambia, 15_000)?; // the game clock: the turn timer fires
 //! let bob = Seat(1);
-//! let events = game.rendered_events(bob, 0); // what bob received, as JSON, from log index 0
+//! let events = game.rendered_events(bob, 0); // what bob received, as JSON, from event 0 on
 //! let view = game.view(bob); // what bob may see now
 //! assert!(events.iter().any(|e| e["type"] == "game_player_turn"));
 //! assert_eq!(view["players"][0]["hand"].as_array().unwrap().len(), 4);
@@ -44,6 +44,43 @@
 //! let saved = serde_json::to_string(&game.save())?;
 //! let back = Game::restore(cambia.table().clone(), serde_json::from_str(&saved)?)?;
 //! assert_eq!(back.state, game.state);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Seating a computer player, and keeping a long-running game small:
+//!
+//! ```
+//! use deckspec::kernel::{Game, Seat};
+//! use deckspec::script::{Variant, bots::Bot};
+//! use std::path::Path;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let recall = Variant::load_named(Path::new("rules"), "recall")?;
+//! let players = vec!["ann".to_string(), "bot".to_string()];
+//! let mut game = Game::new(recall.table().clone(), players, 7, &[])?;
+//! game.start(&recall)?;
+//! // Levels come from rules/recall/bots.yaml; the bot's seed is its own.
+//! let book = recall.bots.as_ref().unwrap();
+//! let mut bot = book.bot(Seat(1), "hard", game.state.cards.len(), 7).unwrap();
+//!
+//! // Ask the bot whenever the game changes; it decides from its own view only.
+//! if let Some(action) = book.decide(&mut bot, &game)? {
+//!     game.apply(&recall, &action)?; // a bot's action is checked like anyone's
+//! }
+//!
+//! // Deliver new events to clients, then forget them: events are numbered for the whole game,
+//! // and a bot must have seen an event (`decide` or `observe`) before it is forgotten.
+//! let mut sent = 0;
+//! let for_ann = game.rendered_events(Seat(0), sent);
+//! sent = game.event_count();
+//! book.observe(&mut bot, &game);
+//! game.forget_events_before(sent.min(bot.seen()));
+//! assert!(game.log.is_empty() && !for_ann.is_empty());
+//!
+//! // The bot is saved beside the game.
+//! let saved_bot: Bot = serde_json::from_str(&serde_json::to_string(&bot)?)?;
+//! assert_eq!(saved_bot, bot);
 //! # Ok(())
 //! # }
 //! ```

@@ -56,6 +56,8 @@ pub fn play_random(
             Ok(Step::Stuck) => return Err(SimError::Stuck { seed }),
             Err(error) => return Err(SimError::Rules { seed, error }),
         }
+        // Nobody reads the events of a random game: keep its memory flat.
+        game.forget_events_before(game.event_count());
     }
     summarize(rules, &mut game, seed, actions)
 }
@@ -251,6 +253,9 @@ pub fn play_seated(
                 }
             }
         }
+        // Events every bot has observed are no longer needed.
+        let observed = bots.iter().flatten().map(|b| b.seen()).min();
+        game.forget_events_before(observed.unwrap_or(game.event_count()));
     }
     Ok((summarize(variant, &mut game, seed, actions)?, stats))
 }

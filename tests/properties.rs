@@ -3,7 +3,7 @@
 
 use deckspec::kernel::event::public_id_text;
 use deckspec::kernel::playout::{RandomAgent, Step};
-use deckspec::kernel::{Game, RuleError, Rules, Seat};
+use deckspec::kernel::{Game, RuleError, Seat};
 use deckspec::script::{Variant, variant_names};
 use proptest::prelude::*;
 use serde_json::Value as Json;

@@ -1,7 +1,7 @@
 //! The `deckspec` command line: argument parsing (clap), the subcommands, miette rendering and
 //! exit codes. `main.rs` only calls `run`.
 
-use crate::kernel::{RuleError, Rules};
+use crate::kernel::RuleError;
 use crate::script::{Variant, VariantError, variant_names};
 use crate::spec::runner::{SpecVariant, VariantProvider};
 use crate::spec::suite::{self, Filter, Outcome, Totals};

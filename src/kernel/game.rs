@@ -96,7 +96,10 @@ pub trait Rules {
 pub struct Game {
     pub table: Arc<Table>,
     pub state: GameState,
+    /// The kept events, oldest first. `log[i]` is event number `log_start + i` of the game.
     pub log: Vec<EventRecord>,
+    /// How many events were dropped by `forget_events_before` (0 unless a host trims the log).
+    pub log_start: usize,
 }
 
 /// The serializable form of a game (the table is the variant's, named by `variant`).
@@ -105,6 +108,13 @@ pub struct SavedGame {
     pub variant: String,
     pub state: GameState,
     pub log: Vec<EventRecord>,
+    /// The number of the first kept event (events before it were forgotten by the host).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub log_start: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A bad request to create a game.
@@ -134,6 +144,7 @@ impl Default for Game {
             table: EMPTY.get_or_init(|| Arc::new(Table::default())).clone(),
             state: GameState::empty(),
             log: Vec::new(),
+            log_start: 0,
         }
     }
 }
@@ -171,6 +182,7 @@ impl Game {
             table,
             state,
             log: Vec::new(),
+            log_start: 0,
         })
     }
 
@@ -184,6 +196,7 @@ impl Game {
             variant: self.table.variant.clone(),
             state: self.state.clone(),
             log: self.log.clone(),
+            log_start: self.log_start,
         }
     }
 
@@ -198,6 +211,7 @@ impl Game {
             table,
             state: saved.state,
             log: saved.log,
+            log_start: saved.log_start,
         })
     }
 
@@ -249,10 +263,32 @@ impl Game {
                     _ => 0,
                 }
         }
-        self.log
-            .iter()
-            .map(|e| std::mem::size_of::<EventRecord>() + payload(&e.payload))
-            .sum()
+        self.log.capacity() * std::mem::size_of::<EventRecord>()
+            + self.log.iter().map(|e| payload(&e.payload)).sum::<usize>()
+    }
+
+    /// The number of events emitted so far in this game, forgotten ones included: the number the
+    /// next event will have. Positions given to `events_since`, `events_for` and
+    /// `forget_events_before` count the same way.
+    pub fn event_count(&self) -> usize {
+        self.log_start + self.log.len()
+    }
+
+    /// The kept events numbered `from` and later (those already forgotten are gone).
+    pub fn events_since(&self, from: usize) -> &[EventRecord] {
+        let i = from.saturating_sub(self.log_start).min(self.log.len());
+        &self.log[i..]
+    }
+
+    /// Drop the events numbered below `upto`, returning how many were dropped. A server that has
+    /// delivered them (and let its bots `observe` them) keeps a live game's memory bounded;
+    /// replay needs only the seed and the actions. Hidden-information checks that look at past
+    /// events (`ever_saw`) see only the kept ones.
+    pub fn forget_events_before(&mut self, upto: usize) -> usize {
+        let n = upto.saturating_sub(self.log_start).min(self.log.len());
+        self.log.drain(..n);
+        self.log_start += n;
+        n
     }
 
     /// The card a client names by its public id (the `id` field of events and views).
@@ -382,9 +418,9 @@ impl Game {
         }))
     }
 
-    /// Events delivered to `seat`, from log index `from` on.
+    /// Events delivered to `seat`, numbered `from` and later (see `event_count`).
     pub fn events_for(&self, seat: Seat, from: usize) -> impl Iterator<Item = &EventRecord> {
-        self.log[from.min(self.log.len())..]
+        self.events_since(from)
             .iter()
             .filter(move |e| e.to.includes(seat))
     }
@@ -396,7 +432,7 @@ impl Game {
             .collect()
     }
 
-    /// Whether `seat` knows `card`, or was ever shown it by an event.
+    /// Whether `seat` knows `card`, or was shown it by a kept event.
     pub fn ever_saw(&self, seat: Seat, card: CardIdx) -> bool {
         self.state.knows(seat, card) || self.log.iter().any(|e| e.reveals(seat, card))
     }
@@ -594,6 +630,7 @@ impl Game {
             table: self.table.clone(),
             state: self.state.clone(),
             log: Vec::new(),
+            log_start: self.event_count(),
         }
     }
 

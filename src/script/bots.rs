@@ -44,14 +44,23 @@ struct Level {
     forget_chance: f64,
 }
 
-/// One computer player in one game.
-#[derive(Clone, Debug)]
+/// One computer player in one game: its memory and randomness. Serializable, so a server saves
+/// it beside the game (`Game::save`) and a restored bot decides exactly as the original would.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, Deserialize)]
 pub struct Bot {
     pub seat: Seat,
     pub level: String,
     forgotten: Vec<bool>,
     seen: usize,
     rng: ChaCha8Rng,
+}
+
+impl Bot {
+    /// The number of the first event this bot has not observed yet (see `Game::event_count`):
+    /// a host may forget the events before the lowest of its bots' `seen`.
+    pub fn seen(&self) -> usize {
+        self.seen
+    }
 }
 
 /// What a bot sees: its own hand and the table as far as it remembers, public variables,
@@ -178,7 +187,8 @@ impl BotBook {
         self.levels.keys().map(String::as_str)
     }
 
-    /// A new bot for `seat` at `level`, with its own seeded randomness.
+    /// A new bot for `seat` at `level`, with its own seeded randomness; `cards` is the number of
+    /// cards in the game (`game.state.cards.len()`). `None` if the level does not exist.
     pub fn bot(&self, seat: Seat, level: &str, cards: usize, seed: u64) -> Option<Bot> {
         self.levels.get(level)?;
         Some(Bot {
@@ -194,7 +204,7 @@ impl BotBook {
     pub fn observe(&self, bot: &mut Bot, game: &Game) {
         let level = &self.levels[&bot.level];
         let mut shown = Vec::new();
-        for event in &game.log[bot.seen.min(game.log.len())..] {
+        for event in game.events_since(bot.seen) {
             if !event.to.includes(bot.seat) {
                 continue;
             }
@@ -218,7 +228,7 @@ impl BotBook {
                 }
             }
         }
-        bot.seen = game.log.len();
+        bot.seen = game.event_count();
     }
 
     /// Whether the bot remembers this card now.

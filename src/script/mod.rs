@@ -254,6 +254,12 @@ impl Variant {
         })
     }
 
+    /// The variant's table (cards, piles, phases, actions, house rules), shared by its games.
+    /// The same as `Rules::table`, without importing the trait.
+    pub fn table(&self) -> &Arc<Table> {
+        &self.table
+    }
+
     pub fn has_hook(&self, name: &str, arity: usize) -> bool {
         self.hooks.contains(&(name.to_string(), arity))
     }

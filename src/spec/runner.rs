@@ -794,7 +794,7 @@ impl Run<'_> {
     fn late_given(&mut self, step: &Step, body: &StepBody) -> Result<(), Failure> {
         match body {
             StepBody::Did { .. } | StepBody::Knows { .. } | StepBody::Turn(_) => {
-                let marker = self.game.log.len();
+                let marker = self.game.event_count();
                 match body {
                     StepBody::Knows { .. } => self.place(step, body)?,
                     StepBody::Did { player, action } => {
@@ -830,7 +830,7 @@ impl Run<'_> {
     // ------------------------------------------------------------ Whens
 
     fn when(&mut self, step: &Step, body: &StepBody) -> Result<(), Failure> {
-        self.marker = self.game.log.len();
+        self.marker = self.game.event_count();
         self.refusal = None;
         self.last_accepted = false;
         let rules = self.rules;
@@ -1276,7 +1276,9 @@ impl Run<'_> {
                 .map(|(p, n)| format!("{p} saw it {n} times"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let names: Vec<String> = self.game.log[self.marker.min(self.game.log.len())..]
+            let names: Vec<String> = self
+                .game
+                .events_since(self.marker)
                 .iter()
                 .map(|e| e.name.to_string())
                 .collect();
