@@ -132,6 +132,25 @@ impl SpecVariant for Variant {
     fn render_fault(&self, error: &RuleError) -> Option<String> {
         self.diagnose(error).map(|d| render(&d))
     }
+
+    fn bot_levels(&self) -> Vec<String> {
+        self.bots
+            .as_ref()
+            .map(|b| b.levels().map(str::to_string).collect())
+            .unwrap_or_default()
+    }
+
+    fn bot<'a>(
+        &'a self,
+        seat: crate::kernel::Seat,
+        level: &str,
+        game: &crate::kernel::Game,
+        seed: u64,
+    ) -> Option<crate::spec::runner::BotPlayer<'a>> {
+        let book = self.bots.as_ref()?;
+        let mut bot = book.bot(seat, level, game.state.cards.len(), seed)?;
+        Some(Box::new(move |game| book.decide(&mut bot, game)))
+    }
 }
 
 impl VariantProvider for ScriptProvider {

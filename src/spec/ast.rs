@@ -290,6 +290,18 @@ pub enum StepBody {
     Did { player: Name, action: ActionCall },
     /// `ann does <action> [args]`
     Does { player: Name, action: ActionCall },
+    /// `bob is a hard bot`: a computer player of that level plays bob's seat.
+    BotSeat {
+        player: Name,
+        level: Spanned<String>,
+    },
+    /// `bob's bot acts`: bob's computer player decides and its action is applied.
+    BotActs { player: Name },
+    /// `bob's bot chose <action> [args]` (`Some`) / `bob's bot waited` (`None`).
+    BotChose {
+        player: Name,
+        action: Option<ActionCall>,
+    },
     /// `5 seconds pass` (milliseconds, so `2.5 seconds` is exact)
     TimePasses { millis: u64 },
     /// `time runs out`

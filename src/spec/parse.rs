@@ -1456,13 +1456,17 @@ fn allowed_kinds(body: &StepBody) -> &'static [StepKind] {
         | StepBody::HouseRule { .. }
         | StepBody::HouseRules(_)
         | StepBody::DrawPileIs(_)
+        | StepBody::BotSeat { .. }
         | StepBody::Did { .. } => &[Given],
         StepBody::Holds { .. }
         | StepBody::DrawPileHas(_)
         | StepBody::DiscardPileIs(_)
         | StepBody::Turn(_)
         | StepBody::Knows { .. } => &[Given, Then],
-        StepBody::Does { .. } | StepBody::TimePasses { .. } | StepBody::TimeRunsOut => &[When],
+        StepBody::Does { .. }
+        | StepBody::BotActs { .. }
+        | StepBody::TimePasses { .. }
+        | StepBody::TimeRunsOut => &[When],
         StepBody::HoldsCount { .. }
         | StepBody::SlotIs { .. }
         | StepBody::DrawPileTop(_)
@@ -1477,6 +1481,7 @@ fn allowed_kinds(body: &StepBody) -> &'static [StepKind] {
         | StepBody::NotOver
         | StepBody::Property { .. }
         | StepBody::Sees { .. }
+        | StepBody::BotChose { .. }
         | StepBody::Receives { .. } => &[Then],
     }
 }
@@ -1501,6 +1506,12 @@ fn template_of(body: &StepBody) -> &'static str {
         StepBody::DoesNotKnow { .. } => "<player> does not know <card or slot>",
         StepBody::Did { .. } => "<player> did <action> [<args>]",
         StepBody::Does { .. } => "<player> does <action> [<args>]",
+        StepBody::BotSeat { .. } => "<player> is a <level> bot",
+        StepBody::BotActs { .. } => "<player>'s bot acts",
+        StepBody::BotChose {
+            action: Some(_), ..
+        } => "<player>'s bot chose <action> [<args>]",
+        StepBody::BotChose { action: None, .. } => "<player>'s bot waited",
         StepBody::TimePasses { .. } => "<n> seconds pass",
         StepBody::TimeRunsOut => "time runs out",
         StepBody::PhaseIs(_) => "the phase is <phase>",
@@ -2289,6 +2300,21 @@ impl StepCx {
                 action: self.action(action.clone())?,
             },
             (R::win, [players]) => StepBody::Win(self.players(players.clone())),
+            (R::bot_seat, [player, level]) => StepBody::BotSeat {
+                player: self.name(player),
+                level: self.name(level),
+            },
+            (R::bot_acts, [player]) => StepBody::BotActs {
+                player: self.name(player),
+            },
+            (R::bot_chose, [player, action]) => StepBody::BotChose {
+                player: self.name(player),
+                action: Some(self.action(action.clone())?),
+            },
+            (R::bot_waited, [player]) => StepBody::BotChose {
+                player: self.name(player),
+                action: None,
+            },
             _ => return None,
         };
         Some(body)
@@ -2407,6 +2433,15 @@ const TEMPLATES: &[Template] = &[
     ),
     template("<player> did <action> [<args>]", "* did **", GIVEN),
     template("<player> does <action> [<args>]", "* does **", WHEN),
+    template("<player> is a <level> bot", "* is a * bot", GIVEN),
+    template("<player> is an <level> bot", "* is an * bot", GIVEN),
+    template("<player>'s bot acts", "* 's bot acts", WHEN),
+    template(
+        "<player>'s bot chose <action> [<args>]",
+        "* 's bot chose **",
+        THEN,
+    ),
+    template("<player>'s bot waited", "* 's bot waited", THEN),
     template("<n> seconds pass", "* seconds pass", WHEN),
     template("time runs out", "time runs out", WHEN),
     template("the phase is <phase>", "the phase is *", THEN),

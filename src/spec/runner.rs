@@ -20,7 +20,15 @@ pub trait SpecVariant: Rules + Send + Sync {
     fn describe_fault(&self, error: &RuleError) -> String;
     /// A script fault as a rendered diagnostic on the script's source, if it has a position.
     fn render_fault(&self, error: &RuleError) -> Option<String>;
+    /// The computer-player levels of the variant (empty when it has none).
+    fn bot_levels(&self) -> Vec<String>;
+    /// A computer player at `level` for `seat` of `game`, seeded by `seed`: each call decides
+    /// an action to try, or `None` to wait, from the bot's own view.
+    fn bot<'a>(&'a self, seat: Seat, level: &str, game: &Game, seed: u64) -> Option<BotPlayer<'a>>;
 }
+
+/// A computer player as the runner drives it.
+pub type BotPlayer<'a> = Box<dyn FnMut(&Game) -> Result<Option<Action>, RuleError> + Send + 'a>;
 
 /// Where the runner gets variants from.
 pub trait VariantProvider {
@@ -280,6 +288,36 @@ pub fn check(
                 }
             }
             StepBody::Win(ps) => ps.iter().for_each(|p| player(p, &mut problems)),
+            StepBody::BotSeat { player: p, level } => {
+                player(p, &mut problems);
+                let levels = v.bot_levels();
+                if levels.is_empty() {
+                    problems.push(Problem::new(
+                        format!("{} has no computer players (no bots.yaml)", table.variant),
+                        level.span,
+                        "no such bot",
+                    ));
+                } else {
+                    known(
+                        "a bot level",
+                        level,
+                        levels.iter().map(String::as_str).collect(),
+                        &mut problems,
+                    );
+                }
+            }
+            StepBody::BotActs { player: p } => player(p, &mut problems),
+            StepBody::BotChose { player: p, action } => {
+                player(p, &mut problems);
+                if let Some(action) = action {
+                    known("an action", &action.name, actions.clone(), &mut problems);
+                    for arg in &action.args {
+                        if let ArgExpr::Slot { owner: Some(o), .. } = &arg.node {
+                            player(o, &mut problems);
+                        }
+                    }
+                }
+            }
             StepBody::PhaseIs(phase) => known("a phase", phase, phases.clone(), &mut problems),
             StepBody::Property {
                 player: p, name, ..
@@ -381,6 +419,11 @@ struct Run<'a> {
     /// Whether the last When was an action that applied.
     last_accepted: bool,
     pinned: HashSet<Face>,
+    /// The computer player of each seat, from `<player> is a <level> bot`.
+    bots: Vec<Option<BotPlayer<'a>>>,
+    /// The last `<player>'s bot acts`: who, what it chose, and the game just before.
+    bot_choice: Option<(Seat, Option<Action>, Game)>,
+    seed: u64,
 }
 
 /// Run one scenario (already checked) against its variant.
@@ -432,6 +475,9 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
         refusal: None,
         last_accepted: false,
         pinned: HashSet::new(),
+        bots: (0..players.len()).map(|_| None).collect(),
+        bot_choice: None,
+        seed,
     };
     // Placements in a fixed order so that each sees the cards the earlier ones left.
     let order = |b: &StepBody| match b {
@@ -462,6 +508,7 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
                     fault => Failure::rule(step, rules, "script error", &fault),
                 })?;
             }
+            Some(StepBody::BotSeat { player, level }) => run.seat_bot(step, player, level)?,
             Some(StepBody::Turn(player)) => {
                 let seat = run.seat(player);
                 let in_setup = rules.table().phases[run.game.state.phase.0 as usize].setup;
@@ -791,8 +838,85 @@ impl Run<'_> {
         })
     }
 
+    fn seat_bot(
+        &mut self,
+        step: &Step,
+        player: &Name,
+        level: &Spanned<String>,
+    ) -> Result<(), Failure> {
+        let seat = self.seat(player);
+        let bot = self
+            .rules
+            .bot(seat, &level.node, &self.game, self.seed)
+            .ok_or_else(|| Failure::at(step, format!("there is no bot level `{}`", level.node)))?;
+        self.bots[seat.index()] = Some(bot);
+        Ok(())
+    }
+
+    /// `<player>'s bot chose …` / `… waited`: compare with the last `bot acts`, cards by identity
+    /// (a slot names the card that was in it when the bot chose).
+    fn bot_chose(
+        &self,
+        step: &Step,
+        player: &Name,
+        expected: Option<&ActionCall>,
+    ) -> Result<(), Failure> {
+        let seat = self.seat(player);
+        let Some((who, chosen, before)) = &self.bot_choice else {
+            return Err(Failure::at(
+                step,
+                format!(
+                    "no bot has acted yet: write `When {}'s bot acts` first",
+                    player.node
+                ),
+            ));
+        };
+        if *who != seat {
+            return Err(Failure::at(
+                step,
+                format!(
+                    "the last bot to act was {}'s, not {}'s",
+                    before.state.players[who.index()],
+                    player.node
+                ),
+            ));
+        }
+        let found = chosen
+            .as_ref()
+            .map_or("to wait".to_string(), |a| describe_action(before, a));
+        let expected = match expected {
+            None => None,
+            Some(call) => Some(self.action(step, player, call)?),
+        };
+        let same = match (&expected, chosen) {
+            (None, None) => true,
+            (Some(e), Some(c)) => {
+                let key = |a: &Action| -> Vec<Result<CardIdx, Arg>> {
+                    a.args
+                        .iter()
+                        .map(|arg| arg_card(before, a.seat, arg))
+                        .collect()
+                };
+                e.name == c.name && key(e) == key(c)
+            }
+            _ => false,
+        };
+        if !same {
+            let wanted = expected
+                .as_ref()
+                .map_or("to wait".to_string(), |a| describe_action(before, a));
+            return Err(Failure::mismatch(
+                step,
+                format!("{}'s bot chose {wanted}", player.node),
+                format!("it chose {found}"),
+            ));
+        }
+        Ok(())
+    }
+
     fn late_given(&mut self, step: &Step, body: &StepBody) -> Result<(), Failure> {
         match body {
+            StepBody::BotSeat { player, level } => self.seat_bot(step, player, level),
             StepBody::Did { .. } | StepBody::Knows { .. } | StepBody::Turn(_) => {
                 let marker = self.game.event_count();
                 match body {
@@ -842,6 +966,39 @@ impl Run<'_> {
                     Err(RuleError::Refused(reason)) => self.refusal = Some((reason, step.span)),
                     Err(fault) => return Err(Failure::rule(step, rules, "script error", &fault)),
                 }
+            }
+            StepBody::BotActs { player } => {
+                let seat = self.seat(player);
+                let Some(bot) = self.bots[seat.index()].as_mut() else {
+                    return Err(Failure::at(
+                        step,
+                        format!(
+                            "{} is not a bot: write `Given {} is a <level> bot` first",
+                            player.node, player.node
+                        ),
+                    ));
+                };
+                let before = self.game.trial();
+                let choice = bot(&self.game)
+                    .map_err(|e| Failure::rule(step, rules, "the bot failed", &e))?;
+                if let Some(action) = &choice {
+                    match self.game.apply(rules, action) {
+                        Ok(()) => self.last_accepted = true,
+                        Err(RuleError::Refused(reason)) => {
+                            self.refusal = Some((
+                                format!(
+                                    "{reason} (the bot chose {})",
+                                    describe_action(&before, action)
+                                ),
+                                step.span,
+                            ))
+                        }
+                        Err(fault) => {
+                            return Err(Failure::rule(step, rules, "script error", &fault));
+                        }
+                    }
+                }
+                self.bot_choice = Some((seat, choice, before));
             }
             StepBody::TimePasses { millis } => {
                 self.game
@@ -1199,12 +1356,17 @@ impl Run<'_> {
                     ));
                 }
             }
+            StepBody::BotChose { player, action } => {
+                self.bot_chose(step, player, action.as_ref())?
+            }
             StepBody::NewGame { .. }
             | StepBody::Seed(_)
             | StepBody::HouseRule { .. }
             | StepBody::HouseRules(_)
             | StepBody::Did { .. }
             | StepBody::Does { .. }
+            | StepBody::BotSeat { .. }
+            | StepBody::BotActs { .. }
             | StepBody::TimePasses { .. }
             | StepBody::TimeRunsOut => {
                 return Err(Failure::at(step, "this step is not a Then step"));
@@ -1371,5 +1533,52 @@ pub fn describe_loc(game: &Game, card: CardIdx) -> String {
     match game.state.cards[card.0 as usize].loc {
         Loc::Hand { seat, slot } => format!("{}'s slot {slot}", game.state.players[seat.index()]),
         Loc::Pile(p) => game.table.piles[p.0 as usize].name.clone(),
+    }
+}
+
+/// The card an argument of `actor` names in `game` (a slot names the card in it, and a bare
+/// number the actor's own slot, as the rule scripts read it), or the argument itself.
+fn arg_card(game: &Game, actor: Seat, arg: &Arg) -> Result<CardIdx, Arg> {
+    match arg {
+        Arg::Card(c) => Ok(*c),
+        Arg::Int(i) => usize::try_from(*i)
+            .ok()
+            .and_then(|i| game.state.hand(actor).get(i).copied().flatten())
+            .ok_or_else(|| arg.clone()),
+        Arg::Slot { seat, slot } => game
+            .state
+            .hand(*seat)
+            .get(*slot as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| arg.clone()),
+        other => Err(other.clone()),
+    }
+}
+
+/// An action as a scenario would write it, each card with where it was: `jack_swap bob's slot 1
+/// (7S) and ann's slot 0 (KH)`.
+pub fn describe_action(game: &Game, action: &Action) -> String {
+    let args: Vec<String> = action
+        .args
+        .iter()
+        .map(|arg| match (arg, arg_card(game, action.seat, arg)) {
+            (Arg::Slot { .. }, Ok(card)) | (Arg::Card(_), Ok(card)) => {
+                format!("{} ({})", describe_loc(game, card), game.state.face(card))
+            }
+            (Arg::Slot { seat, slot }, Err(_)) => {
+                format!("{}'s slot {slot} (empty)", game.state.players[seat.index()])
+            }
+            (Arg::Word(w), _) => w.clone(),
+            (Arg::Int(i), _) => i.to_string(),
+            (Arg::Float(f), _) => f.to_string(),
+            (Arg::Drawn, _) => "drawn".into(),
+            (Arg::Card(_), Err(_)) => unreachable!("a card argument always names a card"),
+        })
+        .collect();
+    if args.is_empty() {
+        action.name.to_string()
+    } else {
+        format!("{} {}", action.name, args.join(" and "))
     }
 }
