@@ -6,15 +6,21 @@ use deckspec::kernel::playout::{RandomAgent, Step};
 use deckspec::script::{Variant, variant_names};
 use std::path::Path;
 
-#[test]
-fn a_live_game_state_fits_in_four_kib() {
+/// A started 4-player game of every bundled variant, with a random agent for it.
+fn four_player_games(seed: u64) -> impl Iterator<Item = (String, Variant, Game, RandomAgent)> {
     let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
-    for name in variant_names(&rules) {
+    variant_names(&rules).into_iter().map(move |name| {
         let variant = Variant::load_named(&rules, &name).unwrap();
         let players = (0..4).map(|i| format!("p{i}")).collect();
-        let mut game = Game::new(variant.table().clone(), players, 3, &[]).unwrap();
+        let mut game = Game::new(variant.table().clone(), players, seed, &[]).unwrap();
         game.start(&variant).unwrap();
-        let mut agent = RandomAgent::new(3);
+        (name, variant, game, RandomAgent::new(seed))
+    })
+}
+
+#[test]
+fn a_live_game_state_fits_in_four_kib() {
+    for (name, variant, mut game, mut agent) in four_player_games(3) {
         let mut largest = game.state_bytes();
         for _ in 0..60 {
             if !matches!(
@@ -42,13 +48,7 @@ fn a_live_game_state_fits_in_four_kib() {
 /// long, and the numbering of events carries on across the forgetting.
 #[test]
 fn a_served_game_that_forgets_delivered_events_fits_in_four_kib() {
-    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
-    for name in variant_names(&rules) {
-        let variant = Variant::load_named(&rules, &name).unwrap();
-        let players = (0..4).map(|i| format!("p{i}")).collect();
-        let mut game = Game::new(variant.table().clone(), players, 5, &[]).unwrap();
-        game.start(&variant).unwrap();
-        let mut agent = RandomAgent::new(5);
+    for (name, variant, mut game, mut agent) in four_player_games(5) {
         let mut delivered = 0;
         let mut sent = [0usize; 4];
         let mut largest = 0;
