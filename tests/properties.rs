@@ -118,7 +118,7 @@ fn playout(v: &Variant, seed: u64, players: usize, check_legal: bool) -> (Vec<Mo
                 Ok(()) => {}
             }
         }
-        let mark = game.log.len();
+        let mark = game.event_count();
         match agent.step(&mut game, v) {
             Ok(Step::Acted(a)) => moves.push(Move::Act(a)),
             Ok(Step::Waited) => moves.push(Move::Wait),
