@@ -42,7 +42,7 @@ pub struct Located(pub CardIdx, pub Option<(Seat, u16)>);
 #[derive(Clone, Debug)]
 pub struct Refusal(pub String);
 
-fn err<T>(msg: impl Into<String>) -> R<T> {
+pub(super) fn err<T>(msg: impl Into<String>) -> R<T> {
     Err(Box::new(EvalAltResult::ErrorRuntime(
         Dynamic::from(msg.into()),
         Position::NONE,
@@ -145,7 +145,7 @@ fn payload(game: &Game, d: &Dynamic) -> R<Payload> {
     })
 }
 
-fn pile_id(game: &Game, name: &str) -> R<crate::kernel::PileId> {
+pub(super) fn pile_id(game: &Game, name: &str) -> R<crate::kernel::PileId> {
     match game.table.pile(name) {
         Some(p) => Ok(p),
         None => err(format!(
@@ -571,17 +571,7 @@ fn register_state(engine: &mut Engine) {
             },
         )
         .register_fn("house", |g: &mut GameHandle, name: &str| -> R<Dynamic> {
-            let game = g.lock();
-            match game.table.house_rule(name) {
-                Some(i) => Ok(from_value(&game.state.house[i])),
-                None => err(format!(
-                    "`{name}` is not a house rule of this variant{}",
-                    super::error::suggest(
-                        name,
-                        game.table.house_rules.iter().map(|h| h.0.as_str())
-                    )
-                )),
-            }
+            house_rule(&g.lock(), name)
         });
 
     // Events.
@@ -644,7 +634,18 @@ fn register_state(engine: &mut Engine) {
         .register_get("is_over", |g: &mut GameHandle| g.lock().is_over());
 }
 
-fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
+/// The value of a house rule, or an error naming the house rules there are.
+pub(super) fn house_rule(game: &Game, name: &str) -> R<Dynamic> {
+    match game.table.house_rule(name) {
+        Some(i) => Ok(from_value(&game.state.house[i])),
+        None => err(format!(
+            "`{name}` is not a house rule of this variant{}",
+            super::error::suggest(name, game.table.house_rules.iter().map(|h| h.0.as_str()))
+        )),
+    }
+}
+
+pub(super) fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
     let (kind, names): (&str, Vec<&str>) = if player {
         (
             "player",

@@ -5,16 +5,18 @@
 //! start of each of its turns it forgets each remembered hand card with the level's
 //! `forget_chance`, and an event that shows it a card again brings that card back.
 
-use super::api::{Card, Player, Slot, arg_value, from_value};
+use super::api::{self, Card, Player, Slot, arg_value, from_value};
 use super::error::{SourceDiagnostic, VariantError};
 use crate::kernel::{Action, Arg, CardIdx, Game, Loc, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, INT, ImmutableString, Map, Scope};
 use serde::Deserialize;
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+type R<T> = Result<T, Box<rhai::EvalAltResult>>;
 
 /// The difficulty levels every `bots.yaml` defines.
 pub const LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
@@ -35,7 +37,10 @@ pub struct BotBook {
     engine: Engine,
     ast: AST,
     levels: BTreeMap<String, Level>,
+    /// The entry script's source name, where a call to `decide` begins.
     path: String,
+    /// Script sources by the name Rhai reports them under, for diagnostics.
+    pub(crate) sources: HashMap<String, (PathBuf, String)>,
 }
 
 #[derive(Clone, Debug)]
@@ -108,18 +113,31 @@ impl BotBook {
             )))
         })?;
         for level in LEVELS {
-            if !file.levels.contains_key(level) {
-                return Err(file_error(
+            if file.levels.contains_key(level) {
+                continue;
+            }
+            // A level written wrong is the likely cause: point at it.
+            let extra = file
+                .levels
+                .keys()
+                .map(String::as_str)
+                .filter(|k| !LEVELS.contains(k));
+            let message =
+                format!("bots.yaml needs the level `{level}` (levels: easy, medium, hard, expert)");
+            return Err(match crate::suggest::did_you_mean(level, extra) {
+                Some(typo) => VariantError::Config(Box::new(SourceDiagnostic::new(
                     &path,
                     &src,
-                    format!(
-                        "bots.yaml needs the level `{level}` (levels: easy, medium, hard, expert)"
-                    ),
-                ));
-            }
+                    super::error::locate(&src, &["levels", typo], None),
+                    format!("{message}; is `{typo}` meant to be `{level}`?"),
+                    "this level",
+                ))),
+                None => file_error(&path, &src, message),
+            });
         }
         let mut engine = super::sandboxed_engine(dir.parent().unwrap_or(dir));
         register(&mut engine);
+        let mut sources = HashMap::new();
         for (name, module) in &file.modules {
             let module_path = super::normalize(&dir.join(module));
             let module_src = super::read(&module_path)?;
@@ -134,6 +152,7 @@ impl BotBook {
                     )
                 })?;
             engine.register_static_module(name.as_str(), module.into());
+            sources.insert(module_path.display().to_string(), (module_path, module_src));
         }
         let script_path = dir.join(&file.script);
         let script = super::read(&script_path)?;
@@ -175,11 +194,14 @@ impl BotBook {
                 },
             );
         }
+        let path = script_path.display().to_string();
+        sources.insert(path.clone(), (script_path, script));
         Ok(Some(BotBook {
             engine,
             ast,
             levels,
-            path: script_path.display().to_string(),
+            path,
+            sources,
         }))
     }
 
@@ -284,14 +306,18 @@ impl BotBook {
                 "decide",
                 (Dynamic::from(view), params),
             )
-            .map_err(|e| RuleError::Fault {
-                message: format!("bot script: {e}"),
-                pos: e.position().line().map(|line| crate::kernel::SourcePos {
-                    file: self.path.clone(),
-                    line,
-                    column: e.position().position().unwrap_or(0),
-                }),
-            })?;
+            .map_err(
+                |e| match super::script_error(*e, &self.path, &self.sources) {
+                    RuleError::Fault { message, pos } => RuleError::Fault {
+                        message: format!("bot script: {message}"),
+                        pos,
+                    },
+                    // `refuse` means nothing to a bot: say so rather than pass it on as a refusal.
+                    RuleError::Refused(reason) => RuleError::fault(format!(
+                        "bot script: called refuse(\"{reason}\"); a bot returns () to wait"
+                    )),
+                },
+            )?;
         if result.is_unit() {
             return Ok(None);
         }
@@ -401,41 +427,36 @@ fn register(engine: &mut Engine) {
                 Loc::Pile(_) => Dynamic::UNIT,
             }
         })
-        .register_fn("top", |v: &mut BotView, pile: &str| {
-            v.0.piles
-                .iter()
-                .find(|(n, _)| n == pile)
-                .map_or(Dynamic::UNIT, |(_, cards)| view_card(cards.last().copied()))
+        .register_fn("top", |v: &mut BotView, pile: &str| -> R<Dynamic> {
+            let id = api::pile_id(&v.0.game, pile)?;
+            Ok(view_card(v.0.piles[id.0 as usize].1.last().copied()))
         })
-        .register_fn("pile_size", |v: &mut BotView, pile: &str| {
-            v.0.piles
-                .iter()
-                .find(|(n, _)| n == pile)
-                .map_or(0, |(_, cards)| cards.len() as INT)
+        .register_fn("pile_size", |v: &mut BotView, pile: &str| -> R<INT> {
+            let id = api::pile_id(&v.0.game, pile)?;
+            Ok(v.0.piles[id.0 as usize].1.len() as INT)
         })
-        .register_fn("get", |v: &mut BotView, name: &str| {
+        .register_fn("get", |v: &mut BotView, name: &str| -> R<Dynamic> {
             let g = &v.0.game;
-            g.table
-                .game_var(name)
-                .map_or(Dynamic::UNIT, |i| from_value(&g.state.game_vars[i]))
+            match g.table.game_var(name) {
+                Some(i) => Ok(from_value(&g.state.game_vars[i])),
+                None => api::unknown_var(g, name, false),
+            }
         })
-        .register_fn("pget", |v: &mut BotView, p: Player, name: &str| {
-            let g = &v.0.game;
-            g.table
-                .player_var(name)
-                .and_then(|i| {
-                    g.state
-                        .player_vars
-                        .get(p.0.index())
-                        .map(|vars| from_value(&vars[i]))
-                })
-                .unwrap_or(Dynamic::UNIT)
-        })
-        .register_fn("house", |v: &mut BotView, name: &str| {
-            let g = &v.0.game;
-            g.table
-                .house_rule(name)
-                .map_or(Dynamic::UNIT, |i| from_value(&g.state.house[i]))
+        .register_fn(
+            "pget",
+            |v: &mut BotView, p: Player, name: &str| -> R<Dynamic> {
+                let g = &v.0.game;
+                let Some(i) = g.table.player_var(name) else {
+                    return api::unknown_var(g, name, true);
+                };
+                match g.state.player_vars.get(p.0.index()) {
+                    Some(vars) => Ok(from_value(&vars[i])),
+                    None => api::err(format!("there is no player in seat {}", p.0.0)),
+                }
+            },
+        )
+        .register_fn("house", |v: &mut BotView, name: &str| -> R<Dynamic> {
+            api::house_rule(&v.0.game, name)
         })
         .register_get("candidates", |v: &mut BotView| -> Array {
             v.0.candidates

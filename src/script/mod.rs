@@ -290,71 +290,7 @@ impl Variant {
 
     /// Turn a script error into a refusal (from `refuse`) or a fault with its script position.
     fn rule_error(&self, err: EvalAltResult) -> RuleError {
-        let mut source = self.entry.clone();
-        let mut pos = err.position();
-        let mut trail = Vec::new();
-        let mut e = &err;
-        loop {
-            match e {
-                EvalAltResult::ErrorInFunctionCall(name, src, inner, p) => {
-                    trail.push(name.clone());
-                    if !src.is_empty() {
-                        source = src.clone();
-                    }
-                    if !p.is_none() {
-                        pos = *p;
-                    }
-                    e = inner;
-                }
-                EvalAltResult::ErrorInModule(name, inner, p) => {
-                    if !name.is_empty() {
-                        source = name.clone();
-                    }
-                    if !p.is_none() {
-                        pos = *p;
-                    }
-                    e = inner;
-                }
-                _ => break,
-            }
-        }
-        if let EvalAltResult::ErrorRuntime(value, _) = e
-            && let Some(refusal) = value.read_lock::<Refusal>()
-        {
-            return RuleError::Refused(refusal.0.clone());
-        }
-        if !e.position().is_none() {
-            pos = e.position();
-        }
-        let message = match e {
-            EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
-            EvalAltResult::ErrorTooManyOperations(_) => {
-                format!("the script ran more than {MAX_OPERATIONS} operations (an endless loop?)")
-            }
-            other => {
-                let text = other.to_string();
-                match text.rfind(" (line ") {
-                    Some(i) => text[..i].to_string(),
-                    None => text,
-                }
-            }
-        };
-        let message = match trail.first() {
-            Some(hook) => format!("{message} (in `{hook}`)"),
-            None => message,
-        };
-        let file = self
-            .sources
-            .get(&source)
-            .map_or(source.clone(), |(p, _)| p.display().to_string());
-        RuleError::Fault {
-            message,
-            pos: pos.line().map(|line| SourcePos {
-                file,
-                line,
-                column: pos.position().unwrap_or(0),
-            }),
-        }
+        script_error(err, &self.entry, &self.sources)
     }
 
     /// A script fault as a diagnostic on the script's own text.
@@ -366,9 +302,11 @@ impl Variant {
         else {
             return None;
         };
+        let bot_sources = self.bots.as_ref().map(|b| &b.sources);
         let (path, src) = self
             .sources
             .values()
+            .chain(bot_sources.into_iter().flat_map(|s| s.values()))
             .find(|(p, _)| p.display().to_string() == pos.file)?;
         Some(SourceDiagnostic::at_line(
             path,
@@ -378,6 +316,79 @@ impl Variant {
             format!("script error: {message}"),
             "failed here",
         ))
+    }
+}
+
+/// Turn a script error into a refusal (from `refuse`) or a fault at the innermost script position
+/// (`entry` is the script the call began in; `sources` maps Rhai's source names to files).
+pub(crate) fn script_error(
+    err: EvalAltResult,
+    entry: &str,
+    sources: &HashMap<String, (PathBuf, String)>,
+) -> RuleError {
+    let mut source = entry.to_string();
+    let mut pos = err.position();
+    let mut trail = Vec::new();
+    let mut e = &err;
+    loop {
+        match e {
+            EvalAltResult::ErrorInFunctionCall(name, src, inner, p) => {
+                trail.push(name.clone());
+                if !src.is_empty() {
+                    source = src.clone();
+                }
+                if !p.is_none() {
+                    pos = *p;
+                }
+                e = inner;
+            }
+            EvalAltResult::ErrorInModule(name, inner, p) => {
+                if !name.is_empty() {
+                    source = name.clone();
+                }
+                if !p.is_none() {
+                    pos = *p;
+                }
+                e = inner;
+            }
+            _ => break,
+        }
+    }
+    if let EvalAltResult::ErrorRuntime(value, _) = e
+        && let Some(refusal) = value.read_lock::<Refusal>()
+    {
+        return RuleError::Refused(refusal.0.clone());
+    }
+    if !e.position().is_none() {
+        pos = e.position();
+    }
+    let message = match e {
+        EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
+        EvalAltResult::ErrorTooManyOperations(_) => {
+            format!("the script ran more than {MAX_OPERATIONS} operations (an endless loop?)")
+        }
+        other => {
+            let text = other.to_string();
+            match text.rfind(" (line ") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            }
+        }
+    };
+    let message = match trail.first() {
+        Some(hook) => format!("{message} (in `{hook}`)"),
+        None => message,
+    };
+    let file = sources
+        .get(&source)
+        .map_or(source.clone(), |(p, _)| p.display().to_string());
+    RuleError::Fault {
+        message,
+        pos: pos.line().map(|line| SourcePos {
+            file,
+            line,
+            column: pos.position().unwrap_or(0),
+        }),
     }
 }
 
