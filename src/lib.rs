@@ -62,7 +62,7 @@
 //! game.start(&recall)?;
 //! // Levels come from rules/recall/bots.yaml; the bot's seed is its own.
 //! let book = recall.bots.as_ref().unwrap();
-//! let mut bot = book.bot(Seat(1), "hard", game.state.cards.len(), 7).unwrap();
+//! let mut bot = book.bot(Seat(1), "hard", &game, 7).unwrap();
 //!
 //! // Ask the bot whenever the game changes; it decides from its own view only.
 //! if let Some(action) = book.decide(&mut bot, &game)? {

@@ -142,7 +142,6 @@ pub fn play_seated(
     let mut game =
         Game::new(variant.table().clone(), names, seed, house).map_err(|e| start(e.to_string()))?;
     game.start(variant).map_err(|e| start(e.to_string()))?;
-    let cards = game.state.cards.len();
     let needs_bots = seating.iter().any(|s| matches!(s, Seating::Bot(_)));
     let book = match (&variant.bots, needs_bots) {
         (Some(book), _) => Some(book),
@@ -153,7 +152,7 @@ pub fn play_seated(
         .iter()
         .enumerate()
         .map(|(i, s)| match (s, book) {
-            (Seating::Bot(level), Some(book)) => book.bot(Seat(i as u8), level, cards, seed),
+            (Seating::Bot(level), Some(book)) => book.bot(Seat(i as u8), level, &game, seed),
             _ => None,
         })
         .collect();

@@ -148,7 +148,7 @@ impl SpecVariant for Variant {
         seed: u64,
     ) -> Option<crate::spec::runner::BotPlayer<'a>> {
         let book = self.bots.as_ref()?;
-        let mut bot = book.bot(seat, level, game.state.cards.len(), seed)?;
+        let mut bot = book.bot(seat, level, game, seed)?;
         Some(Box::new(move |game| book.decide(&mut bot, game)))
     }
 }

@@ -209,14 +209,14 @@ impl BotBook {
         self.levels.keys().map(String::as_str)
     }
 
-    /// A new bot for `seat` at `level`, with its own seeded randomness; `cards` is the number of
-    /// cards in the game (`game.state.cards.len()`). `None` if the level does not exist.
-    pub fn bot(&self, seat: Seat, level: &str, cards: usize, seed: u64) -> Option<Bot> {
+    /// A new bot for `seat` of `game` at `level`, with its own randomness from `seed`.
+    /// `None` if the level does not exist.
+    pub fn bot(&self, seat: Seat, level: &str, game: &Game, seed: u64) -> Option<Bot> {
         self.levels.get(level)?;
         Some(Bot {
             seat,
             level: level.to_string(),
-            forgotten: vec![false; cards],
+            forgotten: vec![false; game.state.cards.len()],
             seen: 0,
             rng: ChaCha8Rng::seed_from_u64(seed ^ (0xb07 + seat.0 as u64 * 0x9e37_79b9)),
         })
