@@ -278,7 +278,12 @@ pub fn check(
                     player(owner, &mut problems);
                 }
             }
-            StepBody::Did { player: p, action } | StepBody::Does { player: p, action } => {
+            StepBody::Did { player: p, action }
+            | StepBody::Does { player: p, action }
+            | StepBody::BotChose {
+                player: p,
+                action: Some(action),
+            } => {
                 player(p, &mut problems);
                 known("an action", &action.name, actions.clone(), &mut problems);
                 for arg in &action.args {
@@ -306,18 +311,11 @@ pub fn check(
                     );
                 }
             }
-            StepBody::BotActs { player: p } => player(p, &mut problems),
-            StepBody::BotChose { player: p, action } => {
-                player(p, &mut problems);
-                if let Some(action) = action {
-                    known("an action", &action.name, actions.clone(), &mut problems);
-                    for arg in &action.args {
-                        if let ArgExpr::Slot { owner: Some(o), .. } = &arg.node {
-                            player(o, &mut problems);
-                        }
-                    }
-                }
-            }
+            StepBody::BotActs { player: p }
+            | StepBody::BotChose {
+                player: p,
+                action: None,
+            } => player(p, &mut problems),
             StepBody::PhaseIs(phase) => known("a phase", phase, phases.clone(), &mut problems),
             StepBody::Property {
                 player: p, name, ..
