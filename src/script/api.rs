@@ -5,7 +5,7 @@ use crate::kernel::{Arg, Audience, CardIdx, Game, Loc, Payload, Seat, Value};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-type R<T> = Result<T, Box<EvalAltResult>>;
+pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
 
 /// The game as scripts hold it. Shared so that helper functions can take it as a parameter.
 #[derive(Clone)]

@@ -5,7 +5,7 @@
 //! start of each of its turns it forgets each remembered hand card with the level's
 //! `forget_chance`, and an event that shows it a card again brings that card back.
 
-use super::api::{self, Card, Player, Slot, arg_value, from_value};
+use super::api::{self, Card, Player, R, Slot, arg_value, from_value};
 use super::error::{SourceDiagnostic, VariantError};
 use crate::kernel::{Action, Arg, CardIdx, Game, Loc, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
@@ -15,8 +15,6 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-
-type R<T> = Result<T, Box<rhai::EvalAltResult>>;
 
 /// The difficulty levels every `bots.yaml` defines.
 pub const LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
