@@ -6,6 +6,7 @@
 pub mod card;
 pub mod event;
 pub mod game;
+pub mod limits;
 pub mod playout;
 pub mod state;
 pub mod table;

@@ -100,7 +100,7 @@ pub struct DeckDecl {
 }
 
 /// Everything static about a variant that a game needs.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Table {
     pub variant: String,
     pub deck: DeckDecl,
@@ -117,6 +117,8 @@ pub struct Table {
     pub timers: Vec<String>,
     pub house_rules: Vec<(String, Value)>,
     pub actions: Vec<ActionDecl>,
+    /// The most slots a hand may have (at most `limits::MAX_HAND_SLOTS`).
+    pub max_hand_slots: usize,
     pub index: TableIndex,
 }
 
@@ -142,6 +144,28 @@ pub fn face_code(face: Face) -> usize {
 
 /// The number of distinct `face_code`s.
 pub const FACE_CODES: usize = 14 * 4;
+
+impl Default for Table {
+    fn default() -> Table {
+        Table {
+            variant: String::new(),
+            deck: DeckDecl::default(),
+            points: Vec::new(),
+            piles: Vec::new(),
+            draw_pile: None,
+            discard_pile: None,
+            phases: Vec::new(),
+            game_vars: Vec::new(),
+            player_vars: Vec::new(),
+            events: Vec::new(),
+            timers: Vec::new(),
+            house_rules: Vec::new(),
+            actions: Vec::new(),
+            max_hand_slots: super::limits::DEFAULT_MAX_HAND_SLOTS,
+            index: TableIndex::default(),
+        }
+    }
+}
 
 impl Table {
     /// Rebuild the name lookups after the declarations changed.

@@ -22,6 +22,9 @@ use std::sync::{Arc, Mutex};
 /// Limits every rule script runs under.
 pub const MAX_OPERATIONS: u64 = 500_000;
 pub const MAX_CALL_LEVELS: usize = 48;
+/// The native stack every thread that runs scripts gets (`std::thread::Builder::stack_size`):
+/// enough for the deepest recursion the limits above allow.
+pub const SCRIPT_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// The one constructor of the scripting engine: a raw engine with the standard packages, the
 /// kernel API, no `eval`, no clock (the `no_time` feature), strict variables and hard limits.
