@@ -98,12 +98,15 @@ fn file_error(path: &Path, src: &str, message: String) -> VariantError {
 
 impl BotBook {
     /// Load `dir/bots.yaml`, or `None` when the variant has no bots.
-    pub fn load(dir: &Path) -> Result<Option<BotBook>, VariantError> {
+    pub fn load(
+        root: &super::files::RulesRoot,
+        dir: &Path,
+    ) -> Result<Option<BotBook>, VariantError> {
         let path = dir.join("bots.yaml");
         if !path.is_file() {
             return Ok(None);
         }
-        let src = super::read(&path)?;
+        let src = super::load::read_file(root, &path)?;
         let file: BotsFile = serde_yaml::from_str(&src).map_err(|e| {
             let p = super::error::ConfigProblem::from_yaml(&src, &e);
             VariantError::Config(Box::new(SourceDiagnostic::new(
@@ -133,29 +136,13 @@ impl BotBook {
                 None => file_error(&path, &src, message),
             });
         }
-        let mut engine = super::sandboxed_engine(dir.parent().unwrap_or(dir));
+        let mut engine = super::sandboxed_engine(root);
         register(&mut engine);
         let mut sources = HashMap::new();
-        for (name, module) in &file.modules {
-            let module_path = super::normalize(&dir.join(module));
-            let module_src = super::read(&module_path)?;
-            let mut ast = super::compile(&engine, &module_path, &module_src)?;
-            ast.set_source(module_path.display().to_string());
-            let module =
-                rhai::Module::eval_ast_as_new(Scope::new(), &ast, &engine).map_err(|e| {
-                    file_error(
-                        &module_path,
-                        &module_src,
-                        format!("module `{name}` does not load: {e}"),
-                    )
-                })?;
-            engine.register_static_module(name.as_str(), module.into());
-            sources.insert(module_path.display().to_string(), (module_path, module_src));
-        }
-        let script_path = dir.join(&file.script);
-        let script = super::read(&script_path)?;
-        let mut ast = super::compile(&engine, &script_path, &script)?;
-        ast.set_source(script_path.display().to_string());
+        super::load::load_modules(&mut engine, root, &path, &src, &file.modules, &mut sources)?;
+        let (script_path, script) =
+            super::load::read_named(root, &path, &src, &["script"], &file.script)?;
+        let ast = super::load::compile(&engine, &script_path, &script)?;
         if !ast
             .iter_functions()
             .any(|f| f.name == "decide" && f.params.len() == 2)

@@ -112,6 +112,23 @@ pub enum VariantError {
         dir: String,
         help: String,
     },
+    #[error("there is no rules folder `{dir}` here")]
+    #[diagnostic(
+        code(deckspec::no_rules_folder),
+        help(
+            "run deckspec in the folder that holds `rules/` (the repository's root), or point at the variants with `--rules DIR`"
+        )
+    )]
+    NoRulesFolder { dir: String },
+    #[error("`{name}` is not a variant name: variant names are letters, digits, `_` and `-`")]
+    #[diagnostic(code(deckspec::bad_variant_name))]
+    BadName { name: String },
+    #[error("{path}: {problem}")]
+    #[diagnostic(code(deckspec::rule_file))]
+    File {
+        path: String,
+        problem: super::files::PathProblem,
+    },
     #[error(transparent)]
     #[diagnostic(transparent)]
     Config(Box<SourceDiagnostic>),

@@ -7,7 +7,11 @@ pub mod api;
 pub mod bots;
 pub mod config;
 pub mod error;
+pub mod files;
+mod load;
 pub mod rulebook;
+
+pub use load::{MAX_EXTENDS_DEPTH, variant_names};
 
 use crate::kernel::{Action, Game, RuleError, Rules, Seat, SourcePos, Table, Timer};
 use api::{GameHandle, Player, Refusal};
@@ -28,8 +32,8 @@ pub const SCRIPT_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// The one constructor of the scripting engine: a raw engine with the standard packages, the
 /// kernel API, no `eval`, no clock (the `no_time` feature), strict variables and hard limits.
-/// Modules resolve under `module_root` only.
-pub fn sandboxed_engine(module_root: &Path) -> Engine {
+/// `import` resolves inside the rules folder only.
+pub fn sandboxed_engine(root: &files::RulesRoot) -> Engine {
     let mut engine = Engine::new_raw();
     engine.register_global_module(rhai::packages::Package::as_shared_module(
         &rhai::packages::StandardPackage::new(),
@@ -45,9 +49,7 @@ pub fn sandboxed_engine(module_root: &Path) -> Engine {
         .set_max_variables(512)
         .set_strict_variables(true)
         .disable_symbol("eval");
-    engine.set_module_resolver(rhai::module_resolvers::FileModuleResolver::new_with_path(
-        module_root,
-    ));
+    engine.set_module_resolver(load::ConfinedResolver::new(root.clone()));
     // Scripts print only when a designer asks for it.
     if std::env::var_os("DECKSPEC_SCRIPT_PRINT").is_some() {
         engine.on_print(|s| eprintln!("[script] {s}"));
@@ -86,177 +88,7 @@ impl std::fmt::Debug for Variant {
     }
 }
 
-pub(crate) fn read(path: &Path) -> Result<String, VariantError> {
-    std::fs::read_to_string(path).map_err(|e| VariantError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    })
-}
-
-/// The variants under a rules folder (each subfolder with a `variant.yaml`), sorted.
-pub fn variant_names(rules_dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(rules_dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.path().join("variant.yaml").is_file())
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .collect();
-    names.sort();
-    names
-}
-
 impl Variant {
-    /// Load `rules_dir/<name>/`.
-    pub fn load_named(rules_dir: &Path, name: &str) -> Result<Variant, VariantError> {
-        let dir = rules_dir.join(name);
-        if !dir.join("variant.yaml").is_file() {
-            let names = variant_names(rules_dir);
-            let help = match crate::suggest::did_you_mean(name, names.iter().map(String::as_str)) {
-                Some(n) => format!("did you mean `{n}`?"),
-                None => format!("the variants there are: {}", names.join(", ")),
-            };
-            return Err(VariantError::Unknown {
-                name: name.to_string(),
-                dir: rules_dir.display().to_string(),
-                help,
-            });
-        }
-        Variant::load(&dir)
-    }
-
-    /// Load a variant folder: `variant.yaml`, its entry script and `rulebook.yaml`.
-    pub fn load(dir: &Path) -> Result<Variant, VariantError> {
-        let yaml_path = dir.join("variant.yaml");
-        let yaml = read(&yaml_path)?;
-        let config_error = |path: &Path, src: &str, p: error::ConfigProblem| {
-            VariantError::Config(Box::new(SourceDiagnostic::new(
-                path, src, p.span, p.message, "here",
-            )))
-        };
-        let (file, table, house_rules) = match extends_of(&yaml) {
-            None => config::load(&yaml).map_err(|p| config_error(&yaml_path, &yaml, p))?,
-            Some(base) => {
-                let base_path = normalize(&dir.join(&base));
-                let base_src = read(&base_path)?;
-                let mut merged: serde_yaml::Value =
-                    serde_yaml::from_str(&base_src).map_err(|e| {
-                        config_error(
-                            &base_path,
-                            &base_src,
-                            error::ConfigProblem::from_yaml(&base_src, &e),
-                        )
-                    })?;
-                let own: serde_yaml::Value = serde_yaml::from_str(&yaml).map_err(|e| {
-                    config_error(
-                        &yaml_path,
-                        &yaml,
-                        error::ConfigProblem::from_yaml(&yaml, &e),
-                    )
-                })?;
-                config::merge(&mut merged, own);
-                config::load_value(&yaml, merged).map_err(|p| config_error(&yaml_path, &yaml, p))?
-            }
-        };
-
-        let module_root = dir.parent().unwrap_or(dir);
-        let mut engine = sandboxed_engine(module_root);
-        let mut sources = HashMap::new();
-        for (name, path) in &file.modules {
-            let path = normalize(&dir.join(path));
-            let src = read(&path)?;
-            let source_name = path.display().to_string();
-            let mut ast = compile(&engine, &path, &src)?;
-            ast.set_source(source_name.clone());
-            let module =
-                rhai::Module::eval_ast_as_new(Scope::new(), &ast, &engine).map_err(|e| {
-                    let pos = e.position();
-                    VariantError::Script(Box::new(SourceDiagnostic::at_line(
-                        &path,
-                        &src,
-                        pos.line().unwrap_or(1),
-                        pos.position().unwrap_or(1),
-                        format!("module `{name}` does not load: {e}"),
-                        "here",
-                    )))
-                })?;
-            engine.register_static_module(name.as_str(), module.into());
-            sources.insert(source_name, (path, src));
-        }
-
-        let script_path = dir.join(&file.script);
-        let script = read(&script_path)?;
-        let entry = script_path.display().to_string();
-        let mut ast = compile(&engine, &script_path, &script)?;
-        ast.set_source(entry.clone());
-
-        let hooks: HashSet<(String, usize)> = ast
-            .iter_functions()
-            .map(|f| (f.name.to_string(), f.params.len()))
-            .collect();
-        let missing = |hook: &str, arity: usize| !hooks.contains(&(hook.to_string(), arity));
-        let script_error = |message: String| {
-            VariantError::Script(Box::new(SourceDiagnostic::new(
-                &script_path,
-                &script,
-                (0, script.find('\n').unwrap_or(script.len())),
-                message,
-                "in this script",
-            )))
-        };
-        for (hook, params) in [("setup", "game"), ("start_turn", "game, player")] {
-            let arity = params.split(',').count();
-            if missing(hook, arity) {
-                return Err(script_error(format!(
-                    "the script defines no `fn {hook}({params})`, which every variant needs"
-                )));
-            }
-        }
-        if !table.timers.is_empty() && missing("on_timer", 3) {
-            return Err(script_error(
-                "variant.yaml declares timers, but the script defines no `fn on_timer(game, name, player)`".into(),
-            ));
-        }
-        let mut action_hooks = HashMap::new();
-        for action in &table.actions {
-            let hook = format!("on_{}", action.name);
-            if missing(&hook, 3) {
-                let span = error::locate(&yaml, &["actions", &action.name], None);
-                return Err(VariantError::Config(Box::new(SourceDiagnostic::new(
-                    &yaml_path,
-                    &yaml,
-                    span,
-                    format!(
-                        "action `{}` has no hook: define `fn {hook}(game, player, args)` in {}",
-                        action.name,
-                        script_path.display()
-                    ),
-                    "declared here",
-                ))));
-            }
-            action_hooks.insert(action.name.to_string(), hook);
-        }
-
-        let rulebook = Rulebook::load(&dir.join("rulebook.yaml"))?;
-        let bots = bots::BotBook::load(dir)?;
-        sources.insert(entry.clone(), (script_path.clone(), script));
-        Ok(Variant {
-            name: file.name.clone(),
-            dir: dir.to_path_buf(),
-            description: file.description.clone(),
-            table: Arc::new(table),
-            engine,
-            ast,
-            rulebook,
-            house_rules,
-            bots,
-            sources,
-            action_hooks,
-            hooks,
-            entry,
-        })
-    }
-
     /// The variant's table (cards, piles, phases, actions, house rules), shared by its games.
     /// The same as `Rules::table`, without importing the trait.
     pub fn table(&self) -> &Arc<Table> {
@@ -413,27 +245,6 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
-}
-
-/// The `extends:` line of a variant file, read before the file is parsed as a whole.
-fn extends_of(yaml: &str) -> Option<String> {
-    let value: serde_yaml::Value = serde_yaml::from_str(yaml).ok()?;
-    value.get("extends")?.as_str().map(str::to_string)
-}
-
-/// Compile a script, or say where it does not compile.
-pub(crate) fn compile(engine: &Engine, path: &Path, src: &str) -> Result<AST, VariantError> {
-    engine.compile(src).map_err(|e| {
-        let pos = e.position();
-        VariantError::Script(Box::new(SourceDiagnostic::at_line(
-            path,
-            src,
-            pos.line().unwrap_or(1),
-            pos.position().unwrap_or(1),
-            format!("script does not compile: {}", e.err_type()),
-            "here",
-        )))
-    })
 }
 
 fn player(seat: Seat) -> Dynamic {

@@ -20,11 +20,8 @@ pub struct Rulebook {
 }
 
 impl Rulebook {
-    pub fn load(path: &Path) -> Result<Rulebook, VariantError> {
-        let src = std::fs::read_to_string(path).map_err(|e| VariantError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+    pub fn load(root: &super::files::RulesRoot, path: &Path) -> Result<Rulebook, VariantError> {
+        let src = super::load::read_file(root, path)?;
         Rulebook::parse(&src).map_err(|p| {
             VariantError::Config(Box::new(SourceDiagnostic::new(
                 path, &src, p.span, p.message, "here",

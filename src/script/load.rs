@@ -1,0 +1,487 @@
+//! Loading a variant folder: `variant.yaml` and the files it extends, its Rhai modules and entry
+//! script, the hook check and the rulebook. Every file is read through `RulesRoot`, so nothing
+//! outside the rules folder is ever opened, and modules may hold no state.
+
+use super::error::{ConfigProblem, SourceDiagnostic, VariantError, locate};
+use super::files::{MAX_YAML_DEPTH, RulesRoot, check_yaml_depth};
+use super::rulebook::Rulebook;
+use super::{Variant, bots, config, sandboxed_engine};
+use rhai::{AST, Engine, EvalAltResult, Module, Position, Scope, Shared};
+
+type SharedModule = Shared<Module>;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// How many `variant.yaml` files one `extends:` chain may hold.
+pub const MAX_EXTENDS_DEPTH: usize = 8;
+
+/// Script sources by the name Rhai reports them under, for diagnostics.
+pub(crate) type Sources = HashMap<String, (PathBuf, String)>;
+
+fn config_error(path: &Path, src: &str, p: ConfigProblem) -> VariantError {
+    VariantError::Config(Box::new(SourceDiagnostic::new(
+        path, src, p.span, p.message, "here",
+    )))
+}
+
+/// Read a rule file the variant cannot do without (its own `variant.yaml`, `rulebook.yaml`, …).
+pub(crate) fn read_file(root: &RulesRoot, path: &Path) -> Result<String, VariantError> {
+    let written = path.display().to_string();
+    root.read(path, &written)
+        .map_err(|problem| VariantError::File {
+            path: written,
+            problem,
+        })
+}
+
+/// Parse YAML text after refusing input nested too deep to parse quickly.
+pub(crate) fn parse_yaml(path: &Path, src: &str) -> Result<serde_yaml::Value, VariantError> {
+    if let Err(at) = check_yaml_depth(src) {
+        let message = format!("this YAML is nested more than {MAX_YAML_DEPTH} levels deep");
+        return Err(config_error(
+            path,
+            src,
+            ConfigProblem {
+                message,
+                span: (at, at + 1),
+            },
+        ));
+    }
+    serde_yaml::from_str(src)
+        .map_err(|e| config_error(path, src, ConfigProblem::from_yaml(src, &e)))
+}
+
+/// A path named in a YAML file, resolved and checked; a refusal points at where it is written.
+pub(crate) fn named_path(
+    root: &RulesRoot,
+    file: &Path,
+    src: &str,
+    key_path: &[&str],
+    written: &str,
+) -> Result<PathBuf, VariantError> {
+    root.resolve(file, written).map_err(|problem| {
+        VariantError::Config(Box::new(SourceDiagnostic::new(
+            file,
+            src,
+            locate(src, key_path, Some(written)),
+            problem.to_string(),
+            "this path",
+        )))
+    })
+}
+
+/// Read a file named in a YAML file (see `named_path`).
+pub(crate) fn read_named(
+    root: &RulesRoot,
+    file: &Path,
+    src: &str,
+    key_path: &[&str],
+    written: &str,
+) -> Result<(PathBuf, String), VariantError> {
+    let path = named_path(root, file, src, key_path, written)?;
+    let text = root.read(&path, written).map_err(|problem| {
+        VariantError::Config(Box::new(SourceDiagnostic::new(
+            file,
+            src,
+            locate(src, key_path, Some(written)),
+            problem.to_string(),
+            "this path",
+        )))
+    })?;
+    Ok((path, text))
+}
+
+/// One file of an `extends:` chain.
+struct ChainLink {
+    path: PathBuf,
+    canonical: PathBuf,
+    src: String,
+    value: serde_yaml::Value,
+}
+
+/// `variant.yaml` merged over the files it extends (each over the one it names), and whether
+/// anything was extended.
+fn merged_variant_yaml(
+    root: &RulesRoot,
+    path: &Path,
+    src: &str,
+) -> Result<(serde_yaml::Value, bool), VariantError> {
+    let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let mut chain = vec![ChainLink {
+        path: path.to_path_buf(),
+        canonical,
+        src: src.to_string(),
+        value: parse_yaml(path, src)?,
+    }];
+    loop {
+        let link = chain
+            .last()
+            .expect("the chain starts with the variant's own file");
+        let Some(extends) = link.value.get("extends") else {
+            break;
+        };
+        let at = |message: String| {
+            VariantError::Config(Box::new(SourceDiagnostic::new(
+                &link.path,
+                &link.src,
+                locate(&link.src, &["extends"], extends.as_str()),
+                message,
+                "here",
+            )))
+        };
+        let Some(written) = extends.as_str() else {
+            return Err(at(
+                "`extends` takes the path of another variant.yaml, relative to this file".into(),
+            ));
+        };
+        let (base, base_src) = read_named(root, &link.path, &link.src, &["extends"], written)?;
+        let canonical = base.canonicalize().unwrap_or_else(|_| base.clone());
+        if let Some(first) = chain.iter().position(|l| l.canonical == canonical) {
+            let names: Vec<String> = chain[first..]
+                .iter()
+                .map(|l| l.path.display().to_string())
+                .chain(std::iter::once(base.display().to_string()))
+                .collect();
+            return Err(at(format!(
+                "`extends` makes a cycle: {}",
+                names.join(" → ")
+            )));
+        }
+        if chain.len() >= MAX_EXTENDS_DEPTH {
+            return Err(at(format!(
+                "`extends` goes more than {MAX_EXTENDS_DEPTH} files deep"
+            )));
+        }
+        let value = parse_yaml(&base, &base_src)?;
+        chain.push(ChainLink {
+            path: base,
+            canonical,
+            src: base_src,
+            value,
+        });
+    }
+    let extended = chain.len() > 1;
+    let mut links = chain.into_iter().rev();
+    let mut merged = links.next().expect("the chain is not empty").value;
+    for link in links {
+        config::merge(&mut merged, link.value);
+    }
+    Ok((merged, extended))
+}
+
+/// Compile a script, or say where it does not compile.
+pub(crate) fn compile(engine: &Engine, path: &Path, src: &str) -> Result<AST, VariantError> {
+    let mut ast = engine.compile(src).map_err(|e| {
+        let pos = e.position();
+        VariantError::Script(Box::new(SourceDiagnostic::at_line(
+            path,
+            src,
+            pos.line().unwrap_or(1),
+            pos.position().unwrap_or(1),
+            format!("script does not compile: {}", e.err_type()),
+            "here",
+        )))
+    })?;
+    ast.set_source(path.display().to_string());
+    Ok(ast)
+}
+
+/// The variables a module exports that scripts could change: scripts keep no state outside the
+/// game, so only constants (`export const`) are allowed.
+fn mutable_exports(module: &Module) -> Vec<String> {
+    let mut names: Vec<String> = module
+        .iter_var()
+        .filter(|(_, v)| !v.is_read_only())
+        .map(|(n, _)| n.to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+fn stateful_module_message(name: &str, vars: &[String]) -> String {
+    format!(
+        "module `{name}` exports the variable{} {}: rule scripts keep no state outside the game; put what a hook must remember in a game variable (`vars:` in variant.yaml), or use `export const`",
+        if vars.len() == 1 { "" } else { "s" },
+        vars.iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// Evaluate a compiled module script into a stateless module.
+fn module_of(engine: &Engine, name: &str, ast: &AST) -> Result<Module, (String, Position)> {
+    let module = Module::eval_ast_as_new(Scope::new(), ast, engine)
+        .map_err(|e| (format!("module `{name}` does not load: {e}"), e.position()))?;
+    let vars = mutable_exports(&module);
+    if vars.is_empty() {
+        Ok(module)
+    } else {
+        Err((stateful_module_message(name, &vars), Position::NONE))
+    }
+}
+
+/// Load the `modules:` of a YAML file (`variant.yaml` or `bots.yaml`) and register each on the
+/// engine under its name.
+pub(crate) fn load_modules(
+    engine: &mut Engine,
+    root: &RulesRoot,
+    yaml_path: &Path,
+    yaml: &str,
+    modules: &std::collections::BTreeMap<String, String>,
+    sources: &mut Sources,
+) -> Result<(), VariantError> {
+    for (name, written) in modules {
+        let (path, src) = read_named(root, yaml_path, yaml, &["modules", name], written)?;
+        let ast = compile(engine, &path, &src)?;
+        let module = module_of(engine, name, &ast).map_err(|(message, pos)| {
+            let line = pos.line().unwrap_or_else(|| export_line(&src));
+            VariantError::Script(Box::new(SourceDiagnostic::at_line(
+                &path,
+                &src,
+                line,
+                pos.position().unwrap_or(1),
+                message,
+                "here",
+            )))
+        })?;
+        engine.register_static_module(name.as_str(), module.into());
+        sources.insert(path.display().to_string(), (path, src));
+    }
+    Ok(())
+}
+
+/// The line of the first `export` statement (1 when there is none).
+fn export_line(src: &str) -> usize {
+    src.lines()
+        .position(|l| l.trim_start().starts_with("export"))
+        .map_or(1, |i| i + 1)
+}
+
+/// Rhai `import "name"` inside the rules folder only: the path is relative to the importing
+/// script, must stay inside the root and name a regular file, and the module may hold no state.
+pub(crate) struct ConfinedResolver {
+    root: RulesRoot,
+    cache: Mutex<HashMap<PathBuf, SharedModule>>,
+}
+
+impl ConfinedResolver {
+    pub(crate) fn new(root: RulesRoot) -> ConfinedResolver {
+        ConfinedResolver {
+            root,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl rhai::ModuleResolver for ConfinedResolver {
+    fn resolve(
+        &self,
+        engine: &Engine,
+        source: Option<&str>,
+        path: &str,
+        pos: Position,
+    ) -> Result<SharedModule, Box<EvalAltResult>> {
+        let fail = |message: String| {
+            Box::new(EvalAltResult::ErrorRuntime(
+                format!("import \"{path}\": {message}").into(),
+                pos,
+            ))
+        };
+        let from = source.map_or_else(|| self.root.shown().join("-"), PathBuf::from);
+        let written = if path.ends_with(".rhai") {
+            path.to_string()
+        } else {
+            format!("{path}.rhai")
+        };
+        let file = self
+            .root
+            .resolve(&from, &written)
+            .map_err(|p| fail(p.to_string()))?;
+        let cache = |c: &Mutex<HashMap<PathBuf, SharedModule>>| {
+            c.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&file)
+                .cloned()
+        };
+        if let Some(module) = cache(&self.cache) {
+            return Ok(module);
+        }
+        let src = self
+            .root
+            .read(&file, &written)
+            .map_err(|p| fail(p.to_string()))?;
+        let mut ast = engine
+            .compile(&src)
+            .map_err(|e| fail(format!("does not compile: {e}")))?;
+        ast.set_source(file.display().to_string());
+        let module: SharedModule = module_of(engine, path, &ast)
+            .map_err(|(message, _)| fail(message))?
+            .into();
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(file, module.clone());
+        Ok(module)
+    }
+}
+
+/// The variants under a rules folder (each subfolder with a `variant.yaml`), sorted.
+pub fn variant_names(rules_dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(rules_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("variant.yaml").is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    names.sort();
+    names
+}
+
+fn is_variant_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+impl Variant {
+    /// Load `rules_dir/<name>/`.
+    pub fn load_named(rules_dir: &Path, name: &str) -> Result<Variant, VariantError> {
+        let root = RulesRoot::new(rules_dir).ok_or_else(|| VariantError::NoRulesFolder {
+            dir: rules_dir.display().to_string(),
+        })?;
+        if !is_variant_name(name) {
+            return Err(VariantError::BadName {
+                name: name.to_string(),
+            });
+        }
+        let dir = rules_dir.join(name);
+        if !dir.join("variant.yaml").is_file() {
+            let names = variant_names(rules_dir);
+            let help = match crate::suggest::did_you_mean(name, names.iter().map(String::as_str)) {
+                Some(n) => format!("did you mean `{n}`?"),
+                None if names.is_empty() => format!(
+                    "{} holds no variant (a folder with a variant.yaml)",
+                    rules_dir.display()
+                ),
+                None => format!("the variants there are: {}", names.join(", ")),
+            };
+            return Err(VariantError::Unknown {
+                name: name.to_string(),
+                dir: rules_dir.display().to_string(),
+                help,
+            });
+        }
+        Variant::load_in(&root, &dir)
+    }
+
+    /// Load a variant folder: `variant.yaml`, its scripts, `rulebook.yaml` and `bots.yaml`. Its
+    /// files may name files anywhere under the folder's parent (the rules folder).
+    pub fn load(dir: &Path) -> Result<Variant, VariantError> {
+        let parent = dir
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let root = RulesRoot::new(parent).ok_or_else(|| VariantError::NoRulesFolder {
+            dir: parent.display().to_string(),
+        })?;
+        Variant::load_in(&root, dir)
+    }
+
+    fn load_in(root: &RulesRoot, dir: &Path) -> Result<Variant, VariantError> {
+        let yaml_path = dir.join("variant.yaml");
+        let yaml = read_file(root, &yaml_path)?;
+        let (merged, extended) = merged_variant_yaml(root, &yaml_path, &yaml)?;
+        let loaded = if extended {
+            config::load_value(&yaml, merged)
+        } else {
+            config::load(&yaml)
+        };
+        let (file, table, house_rules) = loaded.map_err(|p| config_error(&yaml_path, &yaml, p))?;
+
+        let mut engine = sandboxed_engine(root);
+        let mut sources = Sources::new();
+        load_modules(
+            &mut engine,
+            root,
+            &yaml_path,
+            &yaml,
+            &file.modules,
+            &mut sources,
+        )?;
+
+        let (script_path, script) = read_named(root, &yaml_path, &yaml, &["script"], &file.script)?;
+        let entry = script_path.display().to_string();
+        let ast = compile(&engine, &script_path, &script)?;
+
+        let hooks: HashSet<(String, usize)> = ast
+            .iter_functions()
+            .map(|f| (f.name.to_string(), f.params.len()))
+            .collect();
+        let missing = |hook: &str, arity: usize| !hooks.contains(&(hook.to_string(), arity));
+        let script_error = |message: String| {
+            VariantError::Script(Box::new(SourceDiagnostic::new(
+                &script_path,
+                &script,
+                (0, script.find('\n').unwrap_or(script.len())),
+                message,
+                "in this script",
+            )))
+        };
+        for (hook, params) in [("setup", "game"), ("start_turn", "game, player")] {
+            let arity = params.split(',').count();
+            if missing(hook, arity) {
+                return Err(script_error(format!(
+                    "the script defines no `fn {hook}({params})`, which every variant needs"
+                )));
+            }
+        }
+        if !table.timers.is_empty() && missing("on_timer", 3) {
+            return Err(script_error(
+                "variant.yaml declares timers, but the script defines no `fn on_timer(game, name, player)`".into(),
+            ));
+        }
+        let mut action_hooks = HashMap::new();
+        for action in &table.actions {
+            let hook = format!("on_{}", action.name);
+            if missing(&hook, 3) {
+                let span = locate(&yaml, &["actions", &action.name], None);
+                return Err(VariantError::Config(Box::new(SourceDiagnostic::new(
+                    &yaml_path,
+                    &yaml,
+                    span,
+                    format!(
+                        "action `{}` has no hook: define `fn {hook}(game, player, args)` in {}",
+                        action.name,
+                        script_path.display()
+                    ),
+                    "declared here",
+                ))));
+            }
+            action_hooks.insert(action.name.to_string(), hook);
+        }
+
+        let rulebook = Rulebook::load(root, &dir.join("rulebook.yaml"))?;
+        let bots = bots::BotBook::load(root, dir)?;
+        sources.insert(entry.clone(), (script_path.clone(), script));
+        Ok(Variant {
+            name: file.name.clone(),
+            dir: dir.to_path_buf(),
+            description: file.description.clone(),
+            table: Arc::new(table),
+            engine,
+            ast,
+            rulebook,
+            house_rules,
+            bots,
+            sources,
+            action_hooks,
+            hooks,
+            entry,
+        })
+    }
+}
