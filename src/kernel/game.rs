@@ -100,6 +100,15 @@ pub struct Game {
     pub log: Vec<EventRecord>,
     /// How many events were dropped by `forget_events_before` (0 unless a host trims the log).
     pub log_start: usize,
+    /// What the step under way has emitted so far (see `limits`).
+    step: StepBudget,
+}
+
+/// Counts against the per-step limits, reset by each checked transition.
+#[derive(Clone, Copy, Debug, Default)]
+struct StepBudget {
+    events: usize,
+    payload_nodes: usize,
 }
 
 /// The serializable form of a game (the table is the variant's, named by `variant`).
@@ -145,6 +154,7 @@ impl Default for Game {
             state: GameState::empty(),
             log: Vec::new(),
             log_start: 0,
+            step: StepBudget::default(),
         }
     }
 }
@@ -183,7 +193,19 @@ impl Game {
             state,
             log: Vec::new(),
             log_start: 0,
+            step: StepBudget::default(),
         })
+    }
+
+    /// Draw the cards' public ids from a generator keyed by a secret, before the game starts.
+    ///
+    /// Without a key, ids come from a stream derived from the seed (fine for tests and
+    /// simulations). A host serving players should pass 32 bytes from the operating system, and
+    /// choose the seed the same way: then neither the ids nor the cards a player sees say anything
+    /// about the cards they do not see.
+    pub fn with_id_key(mut self, key: [u8; 32]) -> Game {
+        self.state.rekey_ids(key);
+        self
     }
 
     /// Run the variant's setup (dealing, initial peeks, first phase).
@@ -212,6 +234,7 @@ impl Game {
             state: saved.state,
             log: saved.log,
             log_start: saved.log_start,
+            step: StepBudget::default(),
         })
     }
 
@@ -301,17 +324,46 @@ impl Game {
         self.state.outcome.is_some()
     }
 
-    /// The checked transition: `f` applies whole, or the game is left exactly as it was.
+    /// The checked transition: `f` applies whole, or the game is left exactly as it was: on a
+    /// refusal, a fault, and a panic inside `f` alike (a host that catches the panic still holds
+    /// the game as it was before the step).
     pub fn transact<R>(
         &mut self,
         f: impl FnOnce(&mut Game) -> Result<R, RuleError>,
     ) -> Result<R, RuleError> {
-        let snapshot = self.state.clone();
-        let mark = self.log.len();
-        let result = f(self);
-        if result.is_err() {
-            self.state = snapshot;
-            self.log.truncate(mark);
+        /// Puts the game back unless the step is committed, whichever way `f` returns.
+        struct Rollback<'a> {
+            game: &'a mut Game,
+            saved: Option<(Arc<Table>, GameState, usize, usize)>,
+            outer: StepBudget,
+        }
+        impl Drop for Rollback<'_> {
+            fn drop(&mut self) {
+                if let Some((table, state, mark, log_start)) = self.saved.take() {
+                    self.game.table = table;
+                    self.game.state = state;
+                    if self.game.log_start == log_start {
+                        self.game.log.truncate(mark);
+                    }
+                }
+                self.game.step = self.outer;
+            }
+        }
+        let saved = (
+            self.table.clone(),
+            self.state.clone(),
+            self.log.len(),
+            self.log_start,
+        );
+        let outer = std::mem::take(&mut self.step);
+        let mut guard = Rollback {
+            game: self,
+            saved: Some(saved),
+            outer,
+        };
+        let result = f(guard.game);
+        if result.is_ok() {
+            guard.saved = None;
         }
         result
     }
@@ -338,12 +390,23 @@ impl Game {
 
     /// Advance the game clock; timers that expire fire in order, each as its own transition.
     /// If one fails, the clock stops at that timer and the error is returned.
+    /// More than `limits::MAX_TIMERS_PER_ADVANCE` timers firing in one advance is a fault of
+    /// the rules (a timer that keeps setting itself again).
     pub fn advance(&mut self, rules: &dyn Rules, millis: u64) -> Result<(), RuleError> {
         let target = self.state.clock.saturating_add(millis);
+        let mut fired = 0;
         while !self.is_over() {
             let Some(i) = self.state.next_timer(target) else {
                 break;
             };
+            if fired == super::limits::MAX_TIMERS_PER_ADVANCE {
+                return Err(RuleError::fault(format!(
+                    "more than {} timers fired in one advance of the clock (the `{}` timer keeps setting itself again?)",
+                    super::limits::MAX_TIMERS_PER_ADVANCE,
+                    self.state.timers[i].name
+                )));
+            }
+            fired += 1;
             self.fire(rules, i)?;
         }
         self.state.clock = self.state.clock.max(target);
@@ -369,38 +432,96 @@ impl Game {
         })
     }
 
-    /// End the game with these winners (none: a draw). Timers stop.
-    pub fn finish(&mut self, winners: Vec<Seat>, reason: &str) {
+    /// End the game with these winners (none: a draw). Timers stop. Each winner must be a
+    /// player of the game, named once.
+    pub fn finish(&mut self, winners: Vec<Seat>, reason: &str) -> Result<(), StateError> {
+        for (i, &w) in winners.iter().enumerate() {
+            self.state.seat(w)?;
+            if winners[..i].contains(&w) {
+                return Err(StateError::DuplicateWinner(
+                    self.state.players[w.index()].clone(),
+                ));
+            }
+        }
         self.state.timers.clear();
         self.state.outcome = Some(super::state::Outcome {
             winners,
             reason: reason.to_string(),
         });
+        Ok(())
     }
 
-    /// Emit an event. Each card in the payload records who knows it now.
-    pub fn emit(&mut self, name: Arc<str>, to: Audience, mut payload: Payload) {
-        self.stamp(&mut payload);
+    /// Emit an event. Each card in the payload records who knows it now. A step may emit at most
+    /// `limits::MAX_EVENTS_PER_STEP` events, each of at most `MAX_PAYLOAD_NODES` values nested
+    /// at most `MAX_VALUE_DEPTH` deep, and `MAX_STEP_PAYLOAD_NODES` values in all.
+    pub fn emit(
+        &mut self,
+        name: Arc<str>,
+        to: Audience,
+        mut payload: Payload,
+    ) -> Result<(), StateError> {
+        use super::limits::{MAX_EVENTS_PER_STEP, MAX_PAYLOAD_NODES, MAX_STEP_PAYLOAD_NODES};
+        if self.step.events >= MAX_EVENTS_PER_STEP {
+            return Err(StateError::TooManyEvents(MAX_EVENTS_PER_STEP));
+        }
+        let mut nodes = 0;
+        self.stamp(&mut payload, 0, &mut nodes)?;
+        if nodes > MAX_PAYLOAD_NODES {
+            return Err(StateError::PayloadTooLarge(MAX_PAYLOAD_NODES));
+        }
+        let total = self.step.payload_nodes + nodes;
+        if total > MAX_STEP_PAYLOAD_NODES {
+            return Err(StateError::StepPayloadTooLarge(MAX_STEP_PAYLOAD_NODES));
+        }
+        self.step.events += 1;
+        self.step.payload_nodes = total;
         self.log.push(EventRecord {
             name,
             to,
             time: self.state.clock,
             payload,
         });
+        Ok(())
     }
 
-    fn stamp(&self, payload: &mut Payload) {
+    /// Record who knows each card of a payload, counting its values and checking its depth.
+    fn stamp(
+        &self,
+        payload: &mut Payload,
+        depth: usize,
+        nodes: &mut usize,
+    ) -> Result<(), StateError> {
+        if depth > super::limits::MAX_VALUE_DEPTH {
+            return Err(StateError::PayloadTooDeep(super::limits::MAX_VALUE_DEPTH));
+        }
+        *nodes += 1;
+        if *nodes > super::limits::MAX_PAYLOAD_NODES {
+            return Err(StateError::PayloadTooLarge(
+                super::limits::MAX_PAYLOAD_NODES,
+            ));
+        }
         match payload {
-            Payload::List(items) => items.iter_mut().for_each(|p| self.stamp(p)),
-            Payload::Map(fields) => fields.iter_mut().for_each(|(_, p)| self.stamp(p)),
+            Payload::List(items) => {
+                for p in items {
+                    self.stamp(p, depth + 1, nodes)?;
+                }
+            }
+            Payload::Map(fields) => {
+                for (_, p) in fields {
+                    self.stamp(p, depth + 1, nodes)?;
+                }
+            }
             Payload::Card(card) => {
-                let state = &self.state.cards[card.card.0 as usize];
+                let state = self.state.card(card.card)?;
                 card.public_id = state.public_id;
                 card.shown_to = state.known_by;
-                card.extra.iter_mut().for_each(|(_, p)| self.stamp(p));
+                for (_, p) in &mut card.extra {
+                    self.stamp(p, depth + 1, nodes)?;
+                }
             }
             _ => {}
         }
+        Ok(())
     }
 
     /// A card reference for a payload; with `located`, also its `idx` and `user` if in a hand.
@@ -461,7 +582,9 @@ impl Game {
                     ),
                 );
                 for (k, (name, _)) in self.table.player_vars.iter().enumerate() {
-                    p.insert(name.clone(), value(&st.player_vars[i][k]));
+                    if self.table.player_var_visible(k, i, seat.index()) {
+                        p.insert(name.clone(), value(&st.player_vars[i][k]));
+                    }
                 }
                 Json::Object(p)
             })
@@ -631,6 +754,7 @@ impl Game {
             state: self.state.clone(),
             log: Vec::new(),
             log_start: self.event_count(),
+            step: StepBudget::default(),
         }
     }
 

@@ -5,6 +5,7 @@
 //! only the functions here move cards.
 
 use super::card::{CardIdx, Face};
+use super::limits;
 use super::table::{PhaseId, PileId, Table};
 use super::value::{Seat, Value};
 use rand::seq::SliceRandom;
@@ -64,6 +65,13 @@ pub struct GameState {
     pub timers: Vec<Timer>,
     timer_seq: u64,
     pub rng: ChaCha8Rng,
+    /// Public card ids come from their own generator, so that ids say nothing about the deal;
+    /// a host keys it with a secret (`Game::with_id_key`).
+    #[serde(default = "unkeyed_ids")]
+    pub id_rng: ChaCha8Rng,
+    /// The most slots a hand may have (the variant's `max_hand_slots`).
+    #[serde(default = "default_hand_slots")]
+    pub max_hand_slots: u16,
     pub house: Vec<Value>,
     pub game_vars: Vec<Value>,
     pub player_vars: Vec<Vec<Value>>,
@@ -87,6 +95,22 @@ pub enum StateError {
     SameCard,
     #[error("a game needs between 1 and 32 players, not {0}")]
     PlayerCount(usize),
+    #[error("slot {slot} is beyond the largest hand of this variant ({max} slots)")]
+    SlotLimit { slot: usize, max: usize },
+    #[error("a deck of {0} cards is more than a game can hold")]
+    DeckSize(usize),
+    #[error("a timer of {0} ms would run past the end of the game clock")]
+    ClockOverflow(u64),
+    #[error("{0} is named twice among the winners")]
+    DuplicateWinner(String),
+    #[error("one step may send at most {0} events")]
+    TooManyEvents(usize),
+    #[error("an event may hold at most {0} values")]
+    PayloadTooLarge(usize),
+    #[error("the events of one step may hold at most {0} values in all")]
+    StepPayloadTooLarge(usize),
+    #[error("an event's values may nest at most {0} deep")]
+    PayloadTooDeep(usize),
 }
 
 impl GameState {
@@ -97,14 +121,20 @@ impl GameState {
         seed: u64,
         house: Vec<Value>,
     ) -> Result<GameState, StateError> {
-        if players.is_empty() || players.len() > 32 {
+        if players.is_empty() || players.len() > limits::MAX_PLAYERS {
             return Err(StateError::PlayerCount(players.len()));
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut faces = table.deck_for(&house);
+        if faces.len() > limits::MAX_DECK_CARDS {
+            return Err(StateError::DeckSize(faces.len()));
+        }
+        let max_hand_slots =
+            u16::try_from(table.max_hand_slots.min(limits::MAX_HAND_SLOTS)).unwrap_or(u16::MAX);
         faces.shuffle(&mut rng);
         let stock = table.draw_pile.unwrap_or(PileId(0));
-        let ids = unique_ids(&mut rng, faces.len());
+        let mut id_rng = id_generator(seed);
+        let ids = unique_ids(&mut id_rng, faces.len());
         let cards: Vec<CardState> = faces
             .iter()
             .zip(ids)
@@ -116,7 +146,10 @@ impl GameState {
             })
             .collect();
         let mut piles = vec![Vec::new(); table.piles.len().max(1)];
-        piles[stock.0 as usize] = (0..cards.len() as u16).map(CardIdx).collect();
+        // At most MAX_DECK_CARDS cards, so every index fits a CardIdx.
+        piles[stock.0 as usize] = (0..cards.len())
+            .map(|i| CardIdx(i.try_into().unwrap_or(u16::MAX)))
+            .collect();
         let n = players.len();
         Ok(GameState {
             players: Arc::new(players),
@@ -129,6 +162,8 @@ impl GameState {
             timers: Vec::new(),
             timer_seq: 0,
             rng,
+            id_rng,
+            max_hand_slots,
             house,
             game_vars: table.game_vars.iter().map(|v| v.1.clone()).collect(),
             player_vars: vec![table.player_vars.iter().map(|v| v.1.clone()).collect(); n],
@@ -150,6 +185,8 @@ impl GameState {
             timers: Vec::new(),
             timer_seq: 0,
             rng: ChaCha8Rng::seed_from_u64(0),
+            id_rng: ChaCha8Rng::seed_from_u64(0),
+            max_hand_slots: 0,
             house: Vec::new(),
             game_vars: Vec::new(),
             player_vars: Vec::new(),
@@ -282,6 +319,11 @@ impl GameState {
         slot: usize,
     ) -> Result<(), StateError> {
         self.seat(seat)?;
+        self.card(card)?;
+        let max = usize::from(self.max_hand_slots);
+        let Some(slot16) = u16::try_from(slot).ok().filter(|_| slot < max) else {
+            return Err(StateError::SlotLimit { slot, max });
+        };
         if let Some(Some(old)) = self.hands[seat.index()].get(slot)
             && *old != card
         {
@@ -298,10 +340,7 @@ impl GameState {
             hand.resize(slot + 1, None);
         }
         hand[slot] = Some(card);
-        self.cards[card.0 as usize].loc = Loc::Hand {
-            seat,
-            slot: slot as u16,
-        };
+        self.cards[card.0 as usize].loc = Loc::Hand { seat, slot: slot16 };
         Ok(())
     }
 
@@ -337,11 +376,9 @@ impl GameState {
         self.seat(seat)?;
         let cards: Vec<CardIdx> = self.hands[seat.index()].iter().flatten().copied().collect();
         self.hands[seat.index()] = cards.iter().map(|&c| Some(c)).collect();
-        for (slot, card) in cards.into_iter().enumerate() {
-            self.cards[card.0 as usize].loc = Loc::Hand {
-                seat,
-                slot: slot as u16,
-            };
+        // Compacting never makes a hand longer, so every slot still fits.
+        for (slot, card) in (0u16..).zip(cards) {
+            self.cards[card.0 as usize].loc = Loc::Hand { seat, slot };
         }
         Ok(())
     }
@@ -424,7 +461,7 @@ impl GameState {
     fn fresh_ids(&mut self, n: usize) -> Vec<u32> {
         let mut out = Vec::with_capacity(n);
         while out.len() < n {
-            let id = self.rng.random_range(0x1000_0000..=u32::MAX);
+            let id = self.id_rng.random_range(0x1000_0000..=u32::MAX);
             if !out.contains(&id) && !self.cards.iter().any(|c| c.public_id == id) {
                 out.push(id);
             }
@@ -437,15 +474,34 @@ impl GameState {
         self.rng.random_range(0..n.max(1))
     }
 
-    pub fn set_timer(&mut self, name: &str, millis: u64, seat: Option<Seat>) {
+    pub fn set_timer(
+        &mut self,
+        name: &str,
+        millis: u64,
+        seat: Option<Seat>,
+    ) -> Result<(), StateError> {
+        let deadline = self
+            .clock
+            .checked_add(millis)
+            .ok_or(StateError::ClockOverflow(millis))?;
         self.cancel_timer(name);
         self.timer_seq += 1;
         self.timers.push(Timer {
             name: name.to_string(),
-            deadline: self.clock + millis,
+            deadline,
             seat,
             seq: self.timer_seq,
         });
+        Ok(())
+    }
+
+    /// Give every card a new public id from a generator keyed by `key` (see `Game::with_id_key`).
+    pub fn rekey_ids(&mut self, key: [u8; 32]) {
+        self.id_rng = ChaCha8Rng::from_seed(key);
+        let ids = unique_ids(&mut self.id_rng, self.cards.len());
+        for (card, id) in self.cards.iter_mut().zip(ids) {
+            card.public_id = id;
+        }
     }
 
     pub fn cancel_timer(&mut self, name: &str) {
@@ -513,6 +569,23 @@ impl GameState {
             None => Ok(()),
         }
     }
+}
+
+/// For games saved before ids had their own generator.
+fn unkeyed_ids() -> ChaCha8Rng {
+    id_generator(0)
+}
+
+fn default_hand_slots() -> u16 {
+    limits::DEFAULT_MAX_HAND_SLOTS as u16
+}
+
+/// The public-id generator of a game whose host gave no key: derived from the seed, but on a
+/// stream of its own, so that drawing ids never moves the deal's generator.
+fn id_generator(seed: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(1);
+    rng
 }
 
 /// `n` distinct random public ids.

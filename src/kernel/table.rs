@@ -112,6 +112,8 @@ pub struct Table {
     pub phases: Vec<PhaseDecl>,
     pub game_vars: Vec<(String, Value)>,
     pub player_vars: Vec<(String, Value)>,
+    /// By player variable: whether every player may see it (otherwise only its own player).
+    pub public_player_vars: Vec<bool>,
     pub events: Vec<Arc<str>>,
     /// Timer names the rules may set.
     pub timers: Vec<String>,
@@ -157,6 +159,7 @@ impl Default for Table {
             phases: Vec::new(),
             game_vars: Vec::new(),
             player_vars: Vec::new(),
+            public_player_vars: Vec::new(),
             events: Vec::new(),
             timers: Vec::new(),
             house_rules: Vec::new(),
@@ -212,6 +215,12 @@ impl Table {
 
     pub fn player_var(&self, name: &str) -> Option<usize> {
         self.index.player_vars.get(name).copied()
+    }
+
+    /// Whether `viewer` may see player variable `var` of `owner`: their own always, another
+    /// player's only if it is declared public.
+    pub fn player_var_visible(&self, var: usize, owner: usize, viewer: usize) -> bool {
+        owner == viewer || self.public_player_vars.get(var).copied().unwrap_or(false)
     }
 
     pub fn event(&self, name: &str) -> Option<&Arc<str>> {

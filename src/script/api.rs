@@ -49,8 +49,21 @@ pub(super) fn err<T>(msg: impl Into<String>) -> R<T> {
     )))
 }
 
-/// The kernel value of a script value.
+/// The kernel value of a script value (for a game variable), at most `MAX_VALUE_DEPTH` deep and
+/// `MAX_PAYLOAD_NODES` values large.
 pub fn to_value(d: &Dynamic) -> R<Value> {
+    let mut nodes = 0;
+    bounded_value(d, 0, &mut nodes)
+}
+
+fn bounded_value(d: &Dynamic, depth: usize, nodes: &mut usize) -> R<Value> {
+    use crate::kernel::limits::{MAX_PAYLOAD_NODES, MAX_VALUE_DEPTH};
+    *nodes += 1;
+    if depth > MAX_VALUE_DEPTH || *nodes > MAX_PAYLOAD_NODES {
+        return err(format!(
+            "a variable holds at most {MAX_PAYLOAD_NODES} values nested at most {MAX_VALUE_DEPTH} deep"
+        ));
+    }
     Ok(if d.is_unit() {
         Value::Unit
     } else if let Ok(b) = d.as_bool() {
@@ -66,7 +79,11 @@ pub fn to_value(d: &Dynamic) -> R<Value> {
     } else if let Some(p) = d.read_lock::<Player>() {
         Value::Player(p.0)
     } else if let Some(a) = d.read_lock::<Array>() {
-        Value::List(a.iter().map(to_value).collect::<R<_>>()?)
+        Value::List(
+            a.iter()
+                .map(|x| bounded_value(x, depth + 1, nodes))
+                .collect::<R<_>>()?,
+        )
     } else {
         return err(format!(
             "a {} cannot be stored in a game variable",
@@ -104,7 +121,49 @@ pub fn arg_value(arg: &Arg) -> Dynamic {
     }
 }
 
-fn payload(game: &Game, d: &Dynamic) -> R<Payload> {
+/// Values read from a card's face (`rank`, `suit`, `face`, `points`, …) carry the card in their
+/// Rhai tag (index + 1), so that an event can refuse to send them to a player who does not know
+/// the card. Values computed from them (by arithmetic or string operations) are new, untagged
+/// values: the guard catches passing a face on as it is, the common mistake.
+fn face_value(card: CardIdx, value: Dynamic) -> Dynamic {
+    let mut value = value;
+    value.set_tag(i32::from(card.0) + 1);
+    value
+}
+
+/// The card a face value was read from, if it is one.
+fn face_source(d: &Dynamic) -> Option<CardIdx> {
+    u16::try_from(d.tag() - 1).ok().map(CardIdx)
+}
+
+/// An event payload from a script value. `audience` is the seats that receive it; `field` the
+/// dotted name of the value, for messages.
+fn payload(game: &Game, d: &Dynamic, audience: u32, field: &str, depth: usize) -> R<Payload> {
+    use crate::kernel::limits::MAX_VALUE_DEPTH;
+    if depth > MAX_VALUE_DEPTH {
+        return err(format!(
+            "`{field}` nests more than {MAX_VALUE_DEPTH} levels deep: events hold plain values, lists and maps"
+        ));
+    }
+    if let Some(card) = face_source(d)
+        && let Ok(state) = game.state.card(card)
+        && state.known_by & audience != audience
+    {
+        let blind = (0..game.state.player_count())
+            .find(|&i| audience & !state.known_by & (1 << i) != 0)
+            .map_or(String::new(), |i| game.state.players[i].clone());
+        return err(format!(
+            "`{field}` (`{d}`) was read from the face of a card that {blind} does not know: put the card itself in the event, and each player sees its face only if they know it"
+        ));
+    }
+    let nested = |x: &Dynamic, key: &str| {
+        let path = if field.is_empty() {
+            key.to_string()
+        } else {
+            format!("{field}.{key}")
+        };
+        payload(game, x, audience, &path, depth + 1)
+    };
     Ok(if d.is_unit() {
         Payload::Null
     } else if let Ok(b) = d.as_bool() {
@@ -116,10 +175,10 @@ fn payload(game: &Game, d: &Dynamic) -> R<Payload> {
     } else if d.is_string() {
         Payload::Str(d.clone().into_string().unwrap_or_default())
     } else if let Some(c) = d.read_lock::<Card>() {
-        game.card_ref(c.0, false)
+        game.card_ref(card(game, *c)?, false)
     } else if let Some(located) = d.read_lock::<Located>() {
         let Located(card, at) = *located;
-        let mut p = game.card_ref(card, false);
+        let mut p = game.card_ref(self::card(game, Card(card))?, false);
         if let (Payload::Card(c), Some((seat, slot))) = (&mut p, at) {
             c.extra.push(("idx".into(), Payload::Int(slot as i64)));
             c.extra.push(("user".into(), Payload::Player(seat)));
@@ -133,11 +192,16 @@ fn payload(game: &Game, d: &Dynamic) -> R<Payload> {
             ("idx".into(), Payload::Int(s.slot as i64)),
         ])
     } else if let Some(a) = d.read_lock::<Array>() {
-        Payload::List(a.iter().map(|x| payload(game, x)).collect::<R<_>>()?)
+        Payload::List(
+            a.iter()
+                .enumerate()
+                .map(|(i, x)| nested(x, &i.to_string()))
+                .collect::<R<_>>()?,
+        )
     } else if let Some(m) = d.read_lock::<Map>() {
         Payload::Map(
             m.iter()
-                .map(|(k, v)| Ok((k.to_string(), payload(game, v)?)))
+                .map(|(k, v)| Ok((k.to_string(), nested(v, k)?)))
                 .collect::<R<_>>()?,
         )
     } else {
@@ -153,6 +217,19 @@ pub(super) fn pile_id(game: &Game, name: &str) -> R<crate::kernel::PileId> {
             super::error::suggest(name, game.table.piles.iter().map(|p| p.name.as_str()))
         )),
     }
+}
+
+/// A card of this game (a script cannot make others, but every input is checked).
+fn card(game: &Game, c: Card) -> R<CardIdx> {
+    game.state
+        .card(c.0)
+        .map(|_| c.0)
+        .or_else(|e| err(e.to_string()))
+}
+
+/// Where a card of this game is.
+fn loc(game: &Game, c: Card) -> R<Loc> {
+    Ok(game.state.cards[card(game, c)?.0 as usize].loc)
 }
 
 fn seat(game: &Game, p: Player) -> R<Seat> {
@@ -275,31 +352,30 @@ fn register_players(engine: &mut Engine) {
 }
 
 fn register_cards(engine: &mut Engine) {
-    // Faces.
-    engine
-        .register_fn("rank", |g: &mut GameHandle, c: Card| {
-            g.lock().state.face(c.0).rank.short().to_string()
-        })
-        .register_fn("rank_number", |g: &mut GameHandle, c: Card| {
-            g.lock().state.face(c.0).rank.0 as INT
-        })
-        .register_fn("suit", |g: &mut GameHandle, c: Card| {
-            g.lock()
-                .state
-                .face(c.0)
-                .suit
-                .map_or(String::new(), |s| s.letter().to_string())
-        })
-        .register_fn("face", |g: &mut GameHandle, c: Card| {
-            g.lock().state.face(c.0).to_string()
-        })
-        .register_fn("is_red", |g: &mut GameHandle, c: Card| {
-            g.lock().state.face(c.0).is_red()
-        })
-        .register_fn("points", |g: &mut GameHandle, c: Card| {
+    // Faces: each value carries its card (see `face_value`).
+    fn face_fn(engine: &mut Engine, name: &str, read: fn(&Game, CardIdx) -> Dynamic) {
+        engine.register_fn(name, move |g: &mut GameHandle, c: Card| -> R<Dynamic> {
             let game = g.lock();
-            game.table.points_of(game.state.face(c.0)) as INT
+            let idx = card(&game, c)?;
+            Ok(face_value(idx, read(&game, idx)))
         });
+    }
+    face_fn(engine, "rank", |g, c| g.state.face(c).rank.short().into());
+    face_fn(engine, "rank_number", |g, c| {
+        INT::from(g.state.face(c).rank.0).into()
+    });
+    face_fn(engine, "suit", |g, c| {
+        g.state
+            .face(c)
+            .suit
+            .map_or(String::new(), |s| s.letter().to_string())
+            .into()
+    });
+    face_fn(engine, "face", |g, c| g.state.face(c).to_string().into());
+    face_fn(engine, "is_red", |g, c| g.state.face(c).is_red().into());
+    face_fn(engine, "points", |g, c| {
+        g.table.points_of(g.state.face(c)).into()
+    });
 
     // Hands.
     engine
@@ -341,24 +417,24 @@ fn register_cards(engine: &mut Engine) {
                 Ok(opt_card(game.state.hand(s).get(slot).copied().flatten()))
             },
         )
-        .register_fn("owner", |g: &mut GameHandle, c: Card| {
-            match g.lock().state.cards[c.0.0 as usize].loc {
+        .register_fn("owner", |g: &mut GameHandle, c: Card| -> R<Dynamic> {
+            Ok(match loc(&g.lock(), c)? {
                 Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
                 Loc::Pile(_) => Dynamic::UNIT,
-            }
+            })
         })
-        .register_fn("slot_of", |g: &mut GameHandle, c: Card| {
-            match g.lock().state.cards[c.0.0 as usize].loc {
-                Loc::Hand { slot, .. } => slot as INT,
+        .register_fn("slot_of", |g: &mut GameHandle, c: Card| -> R<INT> {
+            Ok(match loc(&g.lock(), c)? {
+                Loc::Hand { slot, .. } => INT::from(slot),
                 Loc::Pile(_) => -1,
-            }
+            })
         })
-        .register_fn("pile_of", |g: &mut GameHandle, c: Card| {
+        .register_fn("pile_of", |g: &mut GameHandle, c: Card| -> R<Dynamic> {
             let game = g.lock();
-            match game.state.cards[c.0.0 as usize].loc {
+            Ok(match loc(&game, c)? {
                 Loc::Hand { .. } => Dynamic::UNIT,
                 Loc::Pile(p) => Dynamic::from(game.table.piles[p.0 as usize].name.clone()),
-            }
+            })
         })
         .register_fn(
             "card_arg",
@@ -366,11 +442,11 @@ fn register_cards(engine: &mut Engine) {
                 card_arg(&g.lock(), p, &arg)
             },
         )
-        .register_fn("located", |g: &mut GameHandle, c: Card| {
-            match g.lock().state.cards[c.0.0 as usize].loc {
+        .register_fn("located", |g: &mut GameHandle, c: Card| -> R<Located> {
+            Ok(match loc(&g.lock(), c)? {
                 Loc::Hand { seat, slot } => Located(c.0, Some((seat, slot))),
                 Loc::Pile(_) => Located(c.0, None),
-            }
+            })
         });
 
     // Piles.
@@ -398,49 +474,70 @@ fn register_cards(engine: &mut Engine) {
 
     // Moving cards.
     engine
-        .register_fn("to_pile", |g: &mut GameHandle, c: Card, name: &str| -> R<()> {
-            let mut game = g.lock();
-            let p = pile_id(&game, name)?;
-            let table = game.table.clone();
-            game.state.move_to_pile(&table, c.0, p);
-            Ok(())
-        })
-        .register_fn("under_pile", |g: &mut GameHandle, c: Card, name: &str| -> R<()> {
-            let mut game = g.lock();
-            let p = pile_id(&game, name)?;
-            let table = game.table.clone();
-            game.state.move_under_pile(&table, c.0, p);
-            Ok(())
-        })
-        .register_fn("to_slot", |g: &mut GameHandle, c: Card, p: Player, slot: INT| -> R<()> {
-            let mut game = g.lock();
-            let s = seat(&game, p)?;
-            let slot = slot_index(slot)?;
-            game.state.move_to_slot(c.0, s, slot).or_else(|e| err(e.to_string()))
-        })
-        .register_fn("add_to_hand", |g: &mut GameHandle, c: Card, p: Player| -> R<INT> {
-            let mut game = g.lock();
-            let s = seat(&game, p)?;
-            game.state
-                .add_to_hand(c.0, s)
-                .map(|slot| slot as INT)
-                .or_else(|e| err(e.to_string()))
-        })
-        .register_fn("append_to_hand", |g: &mut GameHandle, c: Card, p: Player| -> R<INT> {
-            let mut game = g.lock();
-            let s = seat(&game, p)?;
-            game.state
-                .append_to_hand(c.0, s)
-                .map(|slot| slot as INT)
-                .or_else(|e| err(e.to_string()))
-        })
+        .register_fn(
+            "to_pile",
+            |g: &mut GameHandle, c: Card, name: &str| -> R<()> {
+                let mut game = g.lock();
+                let p = pile_id(&game, name)?;
+                let c = card(&game, c)?;
+                let table = game.table.clone();
+                game.state.move_to_pile(&table, c, p);
+                Ok(())
+            },
+        )
+        .register_fn(
+            "under_pile",
+            |g: &mut GameHandle, c: Card, name: &str| -> R<()> {
+                let mut game = g.lock();
+                let p = pile_id(&game, name)?;
+                let c = card(&game, c)?;
+                let table = game.table.clone();
+                game.state.move_under_pile(&table, c, p);
+                Ok(())
+            },
+        )
+        .register_fn(
+            "to_slot",
+            |g: &mut GameHandle, c: Card, p: Player, slot: INT| -> R<()> {
+                let mut game = g.lock();
+                let s = seat(&game, p)?;
+                let slot = slot_index(slot)?;
+                game.state
+                    .move_to_slot(c.0, s, slot)
+                    .or_else(|e| err(e.to_string()))
+            },
+        )
+        .register_fn(
+            "add_to_hand",
+            |g: &mut GameHandle, c: Card, p: Player| -> R<INT> {
+                let mut game = g.lock();
+                let s = seat(&game, p)?;
+                game.state
+                    .add_to_hand(c.0, s)
+                    .map(|slot| slot as INT)
+                    .or_else(|e| err(e.to_string()))
+            },
+        )
+        .register_fn(
+            "append_to_hand",
+            |g: &mut GameHandle, c: Card, p: Player| -> R<INT> {
+                let mut game = g.lock();
+                let s = seat(&game, p)?;
+                game.state
+                    .append_to_hand(c.0, s)
+                    .map(|slot| slot as INT)
+                    .or_else(|e| err(e.to_string()))
+            },
+        )
         .register_fn("compact", |g: &mut GameHandle, p: Player| -> R<()> {
             let mut game = g.lock();
             let s = seat(&game, p)?;
             game.state.compact_hand(s).or_else(|e| err(e.to_string()))
         })
         .register_fn("swap", |g: &mut GameHandle, a: Card, b: Card| -> R<()> {
-            g.lock().state.swap(a.0, b.0).or_else(|e| err(e.to_string()))
+            let mut game = g.lock();
+            let (a, b) = (card(&game, a)?, card(&game, b)?);
+            game.state.swap(a, b).or_else(|e| err(e.to_string()))
         })
         .register_fn("shuffle", |g: &mut GameHandle, name: &str| -> R<()> {
             let mut game = g.lock();
@@ -448,29 +545,38 @@ fn register_cards(engine: &mut Engine) {
             game.state.shuffle_pile(p);
             Ok(())
         })
-        .register_fn("recycle", |g: &mut GameHandle, from: &str, to: &str, keep: INT| -> R<INT> {
-            let mut game = g.lock();
-            let (f, t) = (pile_id(&game, from)?, pile_id(&game, to)?);
-            Ok(game.state.recycle(f, t, keep.max(0) as usize) as INT)
-        })
-        .register_fn("holds", |g: &mut GameHandle, p: Player, c: Card| {
-            matches!(g.lock().state.cards[c.0.0 as usize].loc, Loc::Hand { seat, .. } if seat == p.0)
-        })
-        .register_fn("deal", |g: &mut GameHandle, name: &str, count: INT| -> R<()> {
-            let mut game = g.lock();
-            let p = pile_id(&game, name)?;
-            for _ in 0..count {
-                for s in 0..game.state.player_count() {
-                    let Some(&c) = game.state.pile(p).last() else {
-                        return err(format!("the pile `{name}` ran out while dealing"));
-                    };
-                    game.state
-                        .append_to_hand(c, Seat(s as u8))
-                        .or_else(|e| err(e.to_string()))?;
+        .register_fn(
+            "recycle",
+            |g: &mut GameHandle, from: &str, to: &str, keep: INT| -> R<INT> {
+                let mut game = g.lock();
+                let (f, t) = (pile_id(&game, from)?, pile_id(&game, to)?);
+                Ok(game.state.recycle(f, t, keep.max(0) as usize) as INT)
+            },
+        )
+        .register_fn(
+            "holds",
+            |g: &mut GameHandle, p: Player, c: Card| -> R<bool> {
+                Ok(matches!(loc(&g.lock(), c)?, Loc::Hand { seat, .. } if seat == p.0))
+            },
+        )
+        .register_fn(
+            "deal",
+            |g: &mut GameHandle, name: &str, count: INT| -> R<()> {
+                let mut game = g.lock();
+                let p = pile_id(&game, name)?;
+                for _ in 0..count {
+                    for s in 0..game.state.player_count() {
+                        let Some(&c) = game.state.pile(p).last() else {
+                            return err(format!("the pile `{name}` ran out while dealing"));
+                        };
+                        game.state
+                            .append_to_hand(c, Seat(s as u8))
+                            .or_else(|e| err(e.to_string()))?;
+                    }
                 }
-            }
-            Ok(())
-        });
+                Ok(())
+            },
+        );
 
     // Knowledge.
     engine
@@ -479,19 +585,23 @@ fn register_cards(engine: &mut Engine) {
             |g: &mut GameHandle, c: Card, p: Player| -> R<()> {
                 let mut game = g.lock();
                 let s = seat(&game, p)?;
-                game.state.reveal_to(c.0, s);
+                let c = card(&game, c)?;
+                game.state.reveal_to(c, s);
                 Ok(())
             },
         )
-        .register_fn("reveal_all", |g: &mut GameHandle, c: Card| {
-            g.lock().state.reveal_to_all(c.0);
+        .register_fn("reveal_all", |g: &mut GameHandle, c: Card| -> R<()> {
+            let mut game = g.lock();
+            let c = card(&game, c)?;
+            game.state.reveal_to_all(c);
+            Ok(())
         })
         .register_fn(
             "knows",
             |g: &mut GameHandle, p: Player, c: Card| -> R<bool> {
                 let game = g.lock();
                 let s = seat(&game, p)?;
-                Ok(game.state.knows(s, c.0))
+                Ok(game.state.knows(s, card(&game, c)?))
             },
         );
 }
@@ -627,8 +737,9 @@ fn register_state(engine: &mut Engine) {
                         )),
                     })
                     .collect::<R<Vec<_>>>()?;
-                g.lock().finish(seats, reason);
-                Ok(())
+                g.lock()
+                    .finish(seats, reason)
+                    .or_else(|e| err(format!("end(): {e}")))
             },
         )
         .register_get("is_over", |g: &mut GameHandle| g.lock().is_over());
@@ -675,14 +786,18 @@ fn emit(g: &GameHandle, name: &str, to: Audience, fields: Map) -> R<()> {
             super::error::suggest(name, game.table.events.iter().map(|e| &**e))
         ));
     };
+    let audience = match to {
+        Audience::Everyone => game.state.all_players_mask(),
+        Audience::Player(s) => s.bit(),
+    };
     let payload = Payload::Map(
         fields
             .iter()
-            .map(|(k, v)| Ok((k.to_string(), payload(&game, v)?)))
+            .map(|(k, v)| Ok((k.to_string(), payload(&game, v, audience, k, 1)?)))
             .collect::<R<_>>()?,
     );
-    game.emit(event, to, payload);
-    Ok(())
+    game.emit(event, to, payload)
+        .or_else(|e| err(format!("`{name}`: {e}")))
 }
 
 fn set_timer(g: &GameHandle, name: &str, seconds: Dynamic, p: Option<Player>) -> R<()> {
@@ -693,11 +808,14 @@ fn set_timer(g: &GameHandle, name: &str, seconds: Dynamic, p: Option<Player>) ->
             super::error::suggest(name, game.table.timers.iter().map(String::as_str))
         ));
     }
-    let seconds = match to_value(&seconds)?.as_f64() {
-        Some(s) if s >= 0.0 => s,
+    use crate::kernel::limits::MAX_TIMER_MILLIS;
+    let max_seconds = MAX_TIMER_MILLIS / 1000;
+    // Whole milliseconds from 1 ms to a day: checked as a float before any conversion.
+    let millis = match to_value(&seconds)?.as_f64().map(|s| (s * 1000.0).round()) {
+        Some(ms) if (1.0..=MAX_TIMER_MILLIS as f64).contains(&ms) => ms as u64,
         _ => {
             return err(format!(
-                "a timer needs a number of seconds, not `{seconds}`"
+                "a timer runs from 0.001 to {max_seconds} seconds, not `{seconds}`"
             ));
         }
     };
@@ -706,6 +824,6 @@ fn set_timer(g: &GameHandle, name: &str, seconds: Dynamic, p: Option<Player>) ->
         None => None,
     };
     game.state
-        .set_timer(name, (seconds * 1000.0).round() as u64, seat);
-    Ok(())
+        .set_timer(name, millis, seat)
+        .or_else(|e| err(e.to_string()))
 }

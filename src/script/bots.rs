@@ -282,27 +282,27 @@ impl BotBook {
         }));
         let params = Dynamic::from(self.levels[&bot.level].params.clone());
         let mut scope = Scope::new();
-        let result = self
-            .engine
-            .call_fn_with_options::<Dynamic>(
+        let result = super::with_deadline(|| {
+            self.engine.call_fn_with_options::<Dynamic>(
                 CallFnOptions::new().eval_ast(false).rewind_scope(true),
                 &mut scope,
                 &self.ast,
                 "decide",
                 (Dynamic::from(view), params),
             )
-            .map_err(
-                |e| match super::script_error(*e, &self.path, &self.sources) {
-                    RuleError::Fault { message, pos } => RuleError::Fault {
-                        message: format!("bot script: {message}"),
-                        pos,
-                    },
-                    // `refuse` means nothing to a bot: say so rather than pass it on as a refusal.
-                    RuleError::Refused(reason) => RuleError::fault(format!(
-                        "bot script: called refuse(\"{reason}\"); a bot returns () to wait"
-                    )),
+        })
+        .map_err(|e| {
+            match super::script_error(*e, &self.path, &self.sources, "decide") {
+                RuleError::Fault { message, pos } => RuleError::Fault {
+                    message: format!("bot script: {message}"),
+                    pos,
                 },
-            )?;
+                // `refuse` means nothing to a bot: say so rather than pass it on as a refusal.
+                RuleError::Refused(reason) => RuleError::fault(format!(
+                    "bot script: called refuse(\"{reason}\"); a bot returns () to wait"
+                )),
+            }
+        })?;
         if result.is_unit() {
             return Ok(None);
         }
@@ -434,6 +434,11 @@ fn register(engine: &mut Engine) {
                 let Some(i) = g.table.player_var(name) else {
                     return api::unknown_var(g, name, true);
                 };
+                if !g.table.player_var_visible(i, p.0.index(), v.0.me.index()) {
+                    return api::err(format!(
+                        "`{name}` is private to each player: a bot sees only its own (declare it `{{ value: …, public: true }}` in variant.yaml if every player may see it)"
+                    ));
+                }
                 match g.state.player_vars.get(p.0.index()) {
                     Some(vars) => Ok(from_value(&vars[i])),
                     None => api::err(format!("there is no player in seat {}", p.0.0)),

@@ -28,6 +28,9 @@ pub struct VariantFile {
     pub modules: BTreeMap<String, String>,
     #[serde(default)]
     pub deck: DeckFile,
+    /// The most slots a hand may have (default 64, at most 1024).
+    #[serde(default)]
+    pub max_hand_slots: Option<usize>,
     /// Points by rank (`A`, `2`..`10`, `J`, `Q`, `K`, `JK`) or by face (`KH`), the face winning.
     pub points: BTreeMap<String, i64>,
     pub piles: BTreeMap<String, PileFile>,
@@ -219,6 +222,24 @@ fn problem(src: &str, path: &[&str], needle: Option<&str>, message: String) -> C
     }
 }
 
+/// A player variable's starting value and whether other players may see it: a plain value
+/// (private to its player), or `{ value: …, public: true|false }`.
+fn player_var(v: &serde_yaml::Value) -> Option<(Value, bool)> {
+    match v {
+        serde_yaml::Value::Mapping(m) => {
+            let value = yaml_value(m.get("value")?)?;
+            let public = match m.get("public") {
+                None => false,
+                Some(p) => p.as_bool()?,
+            };
+            m.keys()
+                .all(|k| matches!(k.as_str(), Some("value" | "public")))
+                .then_some((value, public))
+        }
+        plain => Some((yaml_value(plain)?, false)),
+    }
+}
+
 /// A YAML scalar or list as a kernel value (`null` is `()`).
 pub fn yaml_value(v: &serde_yaml::Value) -> Option<Value> {
     Some(match v {
@@ -267,14 +288,47 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
             )
         })?),
     };
+    use crate::kernel::limits::{MAX_CARD_POINTS, MAX_HAND_SLOTS, MAX_JOKERS};
+    if file.deck.jokers > MAX_JOKERS {
+        return Err(problem(
+            src,
+            &["deck", "jokers"],
+            None,
+            format!(
+                "a deck has at most {MAX_JOKERS} jokers, not {}",
+                file.deck.jokers
+            ),
+        ));
+    }
     table.deck = DeckDecl {
         jokers: file.deck.jokers,
         jokers_rule,
     };
+    if let Some(slots) = file.max_hand_slots {
+        if !(1..=MAX_HAND_SLOTS).contains(&slots) {
+            return Err(problem(
+                src,
+                &["max_hand_slots"],
+                None,
+                format!("max_hand_slots is from 1 to {MAX_HAND_SLOTS}, not {slots}"),
+            ));
+        }
+        table.max_hand_slots = slots;
+    }
 
     table.points = vec![0; FACE_CODES];
     let mut by_face = Vec::new();
     for (key, &points) in &file.points {
+        if !(-MAX_CARD_POINTS..=MAX_CARD_POINTS).contains(&points) {
+            return Err(problem(
+                src,
+                &["points"],
+                Some(key),
+                format!(
+                    "`{key}` is worth {points}: points are from -{MAX_CARD_POINTS} to {MAX_CARD_POINTS}"
+                ),
+            ));
+        }
         if let Some(rank) = Rank::from_short(key) {
             if rank == Rank::JOKER {
                 table.points[0] = points;
@@ -348,21 +402,30 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
         ));
     }
 
-    for (scope, vars, out) in [
-        ("game", &file.vars.game, &mut table.game_vars),
-        ("player", &file.vars.player, &mut table.player_vars),
-    ] {
-        for (name, v) in vars {
-            let value = yaml_value(v).ok_or_else(|| {
-                problem(
-                    src,
-                    &["vars", scope, name],
-                    None,
-                    format!("variable `{name}` needs a plain starting value"),
-                )
-            })?;
-            out.push((name.clone(), value));
-        }
+    for (name, v) in &file.vars.game {
+        let value = yaml_value(v).ok_or_else(|| {
+            problem(
+                src,
+                &["vars", "game", name],
+                None,
+                format!("variable `{name}` needs a plain starting value"),
+            )
+        })?;
+        table.game_vars.push((name.clone(), value));
+    }
+    for (name, v) in &file.vars.player {
+        let (value, public) = player_var(v).ok_or_else(|| {
+            problem(
+                src,
+                &["vars", "player", name],
+                None,
+                format!(
+                    "player variable `{name}` needs a plain starting value, or `{{ value: <starting value>, public: true }}` for one every player may see"
+                ),
+            )
+        })?;
+        table.player_vars.push((name.clone(), value));
+        table.public_player_vars.push(public);
     }
     table.events = file.events.iter().map(|e| Arc::from(e.as_str())).collect();
     table.timers = file.timers.clone();

@@ -235,7 +235,8 @@ pub(crate) fn load_modules(
     for (name, written) in modules {
         let (path, src) = read_named(root, yaml_path, yaml, &["modules", name], written)?;
         let ast = compile(engine, &path, &src)?;
-        let module = module_of(engine, name, &ast).map_err(|(message, pos)| {
+        let module = super::with_deadline(|| module_of(engine, name, &ast));
+        let module = module.map_err(|(message, pos)| {
             let line = pos.line().unwrap_or_else(|| export_line(&src));
             VariantError::Script(Box::new(SourceDiagnostic::at_line(
                 &path,

@@ -26,6 +26,9 @@ use std::sync::{Arc, Mutex};
 /// Limits every rule script runs under.
 pub const MAX_OPERATIONS: u64 = 500_000;
 pub const MAX_CALL_LEVELS: usize = 48;
+pub const MAX_STRING_BYTES: usize = 16 * 1024;
+pub const MAX_ARRAY_ITEMS: usize = 16 * 1024;
+pub const MAX_MAP_ENTRIES: usize = 1024;
 /// The native stack every thread that runs scripts gets (`std::thread::Builder::stack_size`):
 /// enough for the deepest recursion the limits above allow.
 pub const SCRIPT_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -42,14 +45,22 @@ pub fn sandboxed_engine(root: &files::RulesRoot) -> Engine {
         .set_max_operations(MAX_OPERATIONS)
         .set_max_call_levels(MAX_CALL_LEVELS)
         .set_max_expr_depths(64, 64)
-        .set_max_string_size(16 * 1024)
-        .set_max_array_size(16 * 1024)
-        .set_max_map_size(1024)
+        .set_max_string_size(MAX_STRING_BYTES)
+        .set_max_array_size(MAX_ARRAY_ITEMS)
+        .set_max_map_size(MAX_MAP_ENTRIES)
         .set_max_modules(32)
         .set_max_variables(512)
         .set_strict_variables(true)
         .disable_symbol("eval");
     engine.set_module_resolver(load::ConfinedResolver::new(root.clone()));
+    // Check the time every 1,024 operations: cheap, and often enough for the time limit.
+    engine.on_progress(|ops| {
+        let late = ops & 0x3ff == 0
+            && DEADLINE
+                .get()
+                .is_some_and(|deadline| std::time::Instant::now() > deadline);
+        late.then(|| Dynamic::from(OUT_OF_TIME))
+    });
     // Scripts print only when a designer asks for it.
     if std::env::var_os("DECKSPEC_SCRIPT_PRINT").is_some() {
         engine.on_print(|s| eprintln!("[script] {s}"));
@@ -108,24 +119,36 @@ impl Variant {
         mut args: Vec<Dynamic>,
     ) -> Result<Dynamic, RuleError> {
         let handle = GameHandle(Arc::new(Mutex::new(std::mem::take(game))));
-        args.insert(0, Dynamic::from(handle.clone()));
-        let mut scope = Scope::new();
-        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        let result = self
-            .engine
-            .call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, hook, args);
-        drop(scope);
-        *game = match Arc::try_unwrap(handle.0) {
-            Ok(m) => m.into_inner().unwrap_or_else(|e| e.into_inner()),
-            // A script kept a copy of the handle (in a returned value): take the game back anyway.
-            Err(shared) => std::mem::take(&mut *shared.lock().unwrap_or_else(|e| e.into_inner())),
+        let lent = Lent {
+            game,
+            handle: handle.clone(),
         };
-        result.map_err(|e| self.rule_error(*e))
+        args.insert(0, Dynamic::from(handle));
+        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            with_deadline(|| {
+                self.engine.call_fn_with_options::<Dynamic>(
+                    options,
+                    &mut Scope::new(),
+                    &self.ast,
+                    hook,
+                    args,
+                )
+            })
+        }));
+        drop(lent);
+        match result {
+            Ok(result) => result.map_err(|e| self.rule_error(*e, hook)),
+            Err(panic) => Err(RuleError::fault(format!(
+                "internal error while running `{hook}`: {}",
+                panic_text(&*panic)
+            ))),
+        }
     }
 
     /// Turn a script error into a refusal (from `refuse`) or a fault with its script position.
-    fn rule_error(&self, err: EvalAltResult) -> RuleError {
-        script_error(err, &self.entry, &self.sources)
+    fn rule_error(&self, err: EvalAltResult, hook: &str) -> RuleError {
+        script_error(err, &self.entry, &self.sources, hook)
     }
 
     /// A script fault as a diagnostic on the script's own text.
@@ -154,12 +177,63 @@ impl Variant {
     }
 }
 
+/// The game lent to a script call: moved back out of the handle when the call ends, on every
+/// exit path (a panic included), even if a script kept a copy of the handle.
+struct Lent<'a> {
+    game: &'a mut Game,
+    handle: GameHandle,
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        let mut shared = self.handle.0.lock().unwrap_or_else(|e| e.into_inner());
+        *self.game = std::mem::take(&mut *shared);
+    }
+}
+
+/// What a caught panic said.
+pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// The wall-clock time one script call (a hook, a bot's decision, loading a module) may take:
+/// built-in functions do much work in one counted operation, so operations alone do not bound
+/// time. Generous: a hook normally takes microseconds.
+pub const MAX_CALL_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
+thread_local! {
+    static DEADLINE: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// What the progress callback returns to stop a script that ran out of time.
+const OUT_OF_TIME: &str = "deckspec: out of time";
+
+/// Run a script call under the time limit (on this thread).
+pub(crate) fn with_deadline<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(Option<std::time::Instant>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DEADLINE.set(self.0);
+        }
+    }
+    let _restore = Restore(DEADLINE.replace(Some(std::time::Instant::now() + MAX_CALL_TIME)));
+    f()
+}
+
 /// Turn a script error into a refusal (from `refuse`) or a fault at the innermost script position
 /// (`entry` is the script the call began in; `sources` maps Rhai's source names to files).
+///
+/// Rhai reports its limits (operations, call depth, sizes) without a position; those point at the
+/// `fn` line of the function that was called (`called`) and name it.
 pub(crate) fn script_error(
     err: EvalAltResult,
     entry: &str,
     sources: &HashMap<String, (PathBuf, String)>,
+    called: &str,
 ) -> RuleError {
     let mut source = entry.to_string();
     let mut pos = err.position();
@@ -197,11 +271,41 @@ pub(crate) fn script_error(
     if !e.position().is_none() {
         pos = e.position();
     }
+    let limit = matches!(
+        e,
+        EvalAltResult::ErrorTooManyOperations(_)
+            | EvalAltResult::ErrorStackOverflow(_)
+            | EvalAltResult::ErrorDataTooLarge(..)
+            | EvalAltResult::ErrorTerminated(..)
+    );
+    if pos.is_none()
+        && limit
+        && let Some((_, src)) = sources.get(&source)
+        && let Some(at) = src.find(&format!("fn {called}("))
+    {
+        let line = src[..at].matches('\n').count() + 1;
+        let column = at - src[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+        pos = rhai::Position::new(
+            u16::try_from(line).unwrap_or(u16::MAX),
+            u16::try_from(column).unwrap_or(u16::MAX),
+        );
+        trail.insert(0, called.to_string());
+    }
     let message = match e {
         EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
         EvalAltResult::ErrorTooManyOperations(_) => {
             format!("the script ran more than {MAX_OPERATIONS} operations (an endless loop?)")
         }
+        EvalAltResult::ErrorStackOverflow(_) => format!(
+            "functions call each other more than {MAX_CALL_LEVELS} levels deep (endless recursion?)"
+        ),
+        EvalAltResult::ErrorDataTooLarge(..) => format!(
+            "a value grew past the size limits (arrays hold at most {MAX_ARRAY_ITEMS} items in all, strings {MAX_STRING_BYTES} bytes, maps {MAX_MAP_ENTRIES} entries)"
+        ),
+        EvalAltResult::ErrorTerminated(token, _) if token.to_string() == OUT_OF_TIME => format!(
+            "the script ran longer than {} s in one call (an endless loop, or loops over large arrays?)",
+            MAX_CALL_TIME.as_secs_f64()
+        ),
         other => {
             let text = other.to_string();
             match text.rfind(" (line ") {
@@ -304,12 +408,13 @@ impl Rules for Variant {
                 ))
             });
         }
-        Ok(game
-            .state
+        game.state
             .hand(seat)
             .iter()
             .flatten()
-            .map(|&c| self.table.points_of(game.state.face(c)))
-            .sum())
+            .try_fold(0i64, |sum, &c| {
+                sum.checked_add(self.table.points_of(game.state.face(c)))
+            })
+            .ok_or_else(|| RuleError::fault("the hand's points add up past the largest integer"))
     }
 }
