@@ -131,12 +131,14 @@ fn is_zero(n: &usize) -> bool {
 pub enum NewGameError {
     #[error("unknown house rule `{0}`")]
     UnknownHouseRule(String),
-    #[error("house rule `{name}` takes {expected}, not {found}")]
+    #[error("house rule `{name}` takes {expected}, not `{found}`")]
     HouseRuleType {
         name: String,
         expected: &'static str,
-        found: &'static str,
+        found: String,
     },
+    #[error("house rule `{name}` {reason}")]
+    HouseRuleRange { name: String, reason: String },
     #[error("player `{0}` is listed twice")]
     DuplicatePlayer(String),
     #[error(transparent)]
@@ -178,11 +180,21 @@ impl Game {
                 .house_rule(name)
                 .ok_or_else(|| NewGameError::UnknownHouseRule(name.clone()))?;
             let default = &table.house_rules[i].1;
-            if !default.same_kind(value) {
+            // A whole-number rule takes whole numbers only (2.5 penalty cards mean nothing).
+            let fraction = matches!((default, value), (Value::Int(_), Value::Float(_)));
+            if fraction || !default.same_kind(value) {
                 return Err(NewGameError::HouseRuleType {
                     name: name.clone(),
                     expected: default.type_name(),
-                    found: value.type_name(),
+                    found: value.to_string(),
+                });
+            }
+            if let Some(range) = table.house_rule_ranges.get(i)
+                && let Err(reason) = range.check(value)
+            {
+                return Err(NewGameError::HouseRuleRange {
+                    name: name.clone(),
+                    reason,
                 });
             }
             house[i] = value.clone();

@@ -91,6 +91,35 @@ pub struct FormDecl {
     pub guards: Vec<Guard>,
 }
 
+/// The values a numeric house rule may take (inclusive; `None`: no bound).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HouseRuleRange {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
+impl HouseRuleRange {
+    pub fn is_unbounded(&self) -> bool {
+        self.min.is_none() && self.max.is_none()
+    }
+
+    /// `Err` with the reason when a numeric value is outside the range.
+    pub fn check(&self, value: &Value) -> Result<(), String> {
+        let Some(x) = value.as_f64() else {
+            return Ok(());
+        };
+        let text = |b: f64| Value::Float(b).to_string();
+        match (self.min, self.max) {
+            (Some(lo), Some(hi)) if !(lo..=hi).contains(&x) => {
+                Err(format!("is {value}, outside {} to {}", text(lo), text(hi)))
+            }
+            (Some(lo), None) if x < lo => Err(format!("is {value}, below the least, {}", text(lo))),
+            (None, Some(hi)) if x > hi => Err(format!("is {value}, above the most, {}", text(hi))),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// How the deck is made.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeckDecl {
@@ -118,6 +147,8 @@ pub struct Table {
     /// Timer names the rules may set.
     pub timers: Vec<String>,
     pub house_rules: Vec<(String, Value)>,
+    /// By house rule: the values a game may give it (numbers only).
+    pub house_rule_ranges: Vec<HouseRuleRange>,
     pub actions: Vec<ActionDecl>,
     /// The most slots a hand may have (at most `limits::MAX_HAND_SLOTS`).
     pub max_hand_slots: usize,
@@ -163,6 +194,7 @@ impl Default for Table {
             events: Vec::new(),
             timers: Vec::new(),
             house_rules: Vec::new(),
+            house_rule_ranges: Vec::new(),
             actions: Vec::new(),
             max_hand_slots: super::limits::DEFAULT_MAX_HAND_SLOTS,
             index: TableIndex::default(),

@@ -3,8 +3,8 @@
 
 use super::error::{ConfigProblem, locate};
 use crate::kernel::{
-    ActionDecl, Actor, ArgDomain, DeckDecl, Face, FormDecl, Guard, PhaseDecl, PileDecl, PileId,
-    Rank, Table, Value, table::FACE_CODES, table::face_code,
+    ActionDecl, Actor, ArgDomain, DeckDecl, Face, FormDecl, Guard, HouseRuleRange, PhaseDecl,
+    PileDecl, PileId, Rank, Table, Value, table::FACE_CODES, table::face_code,
 };
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -79,6 +79,12 @@ pub struct HouseRuleFile {
     pub default: serde_yaml::Value,
     #[serde(default)]
     pub doc: String,
+    /// For a number: the smallest value a game may set.
+    #[serde(default)]
+    pub min: Option<f64>,
+    /// For a number: the largest value a game may set.
+    #[serde(default)]
+    pub max: Option<f64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -122,6 +128,7 @@ pub struct HouseRuleDoc {
     pub name: String,
     pub default: Value,
     pub doc: String,
+    pub range: HouseRuleRange,
 }
 
 /// The parsed file, its table and its house rules' documentation.
@@ -210,6 +217,10 @@ fn finish(src: &str, file: VariantFile) -> Result<Loaded, ConfigProblem> {
             name: name.clone(),
             default: yaml_value(&h.default).unwrap_or_default(),
             doc: h.doc.clone(),
+            range: HouseRuleRange {
+                min: h.min,
+                max: h.max,
+            },
         })
         .collect();
     Ok((file, table, docs))
@@ -273,7 +284,24 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
                 format!("house rule `{name}` needs a default that is true/false, a number, a word or a list"),
             )
         })?;
+        let range = HouseRuleRange {
+            min: rule.min,
+            max: rule.max,
+        };
+        if !range.is_unbounded() {
+            let at = |message: String| problem(src, &["house_rules", name], None, message);
+            if value.as_f64().is_none() {
+                return Err(at(format!(
+                    "house rule `{name}` has min/max, but its default is {}, not a number",
+                    value.type_name()
+                )));
+            }
+            if let Err(e) = range.check(&value) {
+                return Err(at(format!("house rule `{name}`: the default {e}")));
+            }
+        }
         table.house_rules.push((name.clone(), value));
+        table.house_rule_ranges.push(range);
     }
     table.reindex();
 
