@@ -48,7 +48,8 @@ fn append(path: &Path, text: &str) {
 
 #[test]
 fn rule_files_outside_the_rules_folder_or_not_plain_text_are_refused() {
-    let cases: Vec<(&str, Box<dyn FnOnce(&Path)>, &str)> = vec![
+    type Change = Box<dyn FnOnce(&Path)>;
+    let cases: Vec<(&str, Change, &str)> = vec![
         (
             "variant.yaml is a symlink to /etc/passwd",
             Box::new(|v: &Path| {
