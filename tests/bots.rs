@@ -1,5 +1,6 @@
-//! Computer players: they act only on cards they remember, the rules never refuse them, and
-//! across 1,000 seeded games each harder level beats the next easier one.
+//! Computer players: they act only on cards they remember, the rules never refuse them, and each
+//! harder level beats the next easier one by at least ten points (games are played until a 99.9%
+//! confidence interval settles it, at most 1,000).
 
 use deckspec::script::{Variant, variant_names};
 use deckspec::sim::{Seating, play_seated};
@@ -51,32 +52,66 @@ fn bots_act_only_on_remembered_cards_and_are_never_refused() {
     }
 }
 
-/// Win rates of `strong` and `weak` over `games` two-player games, seats alternating.
-fn duel(variant: &Variant, strong: &str, weak: &str, games: u64) -> (f64, f64) {
-    let (mut s, mut w) = (0u64, 0u64);
-    for seed in 0..games {
-        let strong_first = seed % 2 == 0;
-        let seating = if strong_first {
-            [bot(strong), bot(weak)]
-        } else {
-            [bot(weak), bot(strong)]
-        };
-        let (summary, _) =
-            play_seated(variant, &seating, seed, &[]).unwrap_or_else(|e| panic!("{e}"));
-        for &winner in &summary.winners {
-            if (winner == 0) == strong_first {
-                s += 1
+/// The outcome of a duel: games played and wins of each side.
+#[derive(Clone, Copy, Debug, Default)]
+struct Duel {
+    games: u64,
+    strong: u64,
+    weak: u64,
+}
+
+/// z for a two-sided 99.9% interval.
+const Z: f64 = 3.29;
+
+impl Duel {
+    /// The difference of the win rates and its half-width at 99.9% (each game scores +1, 0 or
+    /// -1 for the strong side: shared wins count for both).
+    fn margin(&self) -> (f64, f64) {
+        let n = self.games as f64;
+        let diff = (self.strong as f64 - self.weak as f64) / n;
+        let second_moment = (self.strong + self.weak) as f64 / n;
+        let variance = (second_moment - diff * diff).max(0.0);
+        (diff, Z * (variance / n).sqrt())
+    }
+}
+
+/// Play `strong` against `weak` in two-player games, seats alternating, in batches of 100,
+/// until the interval of the difference of win rates lies wholly above or below `needed`, or
+/// `max_games` are played. Seeded: the same games every run.
+fn duel(variant: &Variant, strong: &str, weak: &str, needed: f64, max_games: u64) -> Duel {
+    let mut d = Duel::default();
+    while d.games < max_games {
+        for _ in 0..100 {
+            let seed = d.games;
+            let strong_first = seed % 2 == 0;
+            let seating = if strong_first {
+                [bot(strong), bot(weak)]
             } else {
-                w += 1
+                [bot(weak), bot(strong)]
+            };
+            let (summary, _) =
+                play_seated(variant, &seating, seed, &[]).unwrap_or_else(|e| panic!("{e}"));
+            for &winner in &summary.winners {
+                if (winner == 0) == strong_first {
+                    d.strong += 1
+                } else {
+                    d.weak += 1
+                }
             }
+            d.games += 1;
+        }
+        let (diff, half) = d.margin();
+        if diff - half > needed || diff + half < needed {
+            break;
         }
     }
-    (s as f64 / games as f64, w as f64 / games as f64)
+    d
 }
 
 #[test]
-fn harder_levels_beat_easier_ones_over_a_thousand_games() {
-    const GAMES: u64 = 1000;
+fn harder_levels_beat_easier_ones_by_ten_points() {
+    const MAX_GAMES: u64 = 1000;
+    const NEEDED: f64 = 0.10;
     let pairs = [("medium", "easy"), ("hard", "medium"), ("expert", "hard")];
     std::thread::scope(|scope| {
         let runs: Vec<_> = ["recall", "dutch"]
@@ -87,22 +122,34 @@ fn harder_levels_beat_easier_ones_over_a_thousand_games() {
                     pairs
                         .iter()
                         .map(|&(strong, weak)| {
-                            (name, strong, weak, duel(&variant, strong, weak, GAMES))
+                            (
+                                name,
+                                strong,
+                                weak,
+                                duel(&variant, strong, weak, NEEDED, MAX_GAMES),
+                            )
                         })
                         .collect::<Vec<_>>()
                 })
             })
             .collect();
         for run in runs {
-            for (name, strong, weak, (s, w)) in run.join().expect("a duel thread") {
+            for (name, strong, weak, d) in run.join().expect("a duel thread") {
+                let (diff, half) = d.margin();
+                let pct = |x: u64| x as f64 * 100.0 / d.games as f64;
                 println!(
-                    "{name}: {strong} {:.1}% vs {weak} {:.1}% over {GAMES} games",
-                    s * 100.0,
-                    w * 100.0
+                    "{name}: {strong} {:.1}% vs {weak} {:.1}% over {} games (difference {:.3} ± {:.3})",
+                    pct(d.strong),
+                    pct(d.weak),
+                    d.games,
+                    diff,
+                    half
                 );
+                // Settled above the bar, or (after all games) at least above it on average.
                 assert!(
-                    s - w >= 0.10,
-                    "{name}: {strong} should beat {weak} by 10 points: {s:.3} vs {w:.3}"
+                    diff - half > NEEDED || (d.games >= MAX_GAMES && diff >= NEEDED),
+                    "{name}: {strong} should beat {weak} by {NEEDED}: {diff:.3} ± {half:.3} over {} games",
+                    d.games
                 );
             }
         }
