@@ -362,6 +362,10 @@ fn view_card(c: Option<CardIdx>) -> Dynamic {
 
 /// The view API of bot scripts.
 fn register(engine: &mut Engine) {
+    // A card's index survives reshuffles: a bot prints a card without it.
+    engine
+        .register_fn("to_string", |_: &mut Card| "card".to_string())
+        .register_fn("to_debug", |_: &mut Card| "card".to_string());
     engine
         .register_type_with_name::<BotView>("BotView")
         .register_get("me", |v: &mut BotView| Player(v.0.me))
@@ -482,4 +486,23 @@ fn register(engine: &mut Engine) {
                     .random_range(0..items.len());
             items[i].clone()
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bot_prints_a_card_without_its_index() {
+        let root =
+            crate::script::files::RulesRoot::new(Path::new(".")).expect("the package folder");
+        let mut engine = crate::script::sandboxed_engine(&root);
+        register(&mut engine);
+        let mut scope = Scope::new();
+        scope.push("c", Card(CardIdx(17)));
+        let text: String = engine
+            .eval_with_scope(&mut scope, r#"`${c} ${to_debug(c)} ${c.to_string()}`"#)
+            .expect("the script runs");
+        assert_eq!(text, "card card card");
+    }
 }
