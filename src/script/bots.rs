@@ -243,6 +243,36 @@ impl BotBook {
         game.state.knows(bot.seat, card) && !bot.forgotten[card.0 as usize]
     }
 
+    /// A bot naming an action the variant does not have: a bug in the bot script, shown where the
+    /// name is written when it is written once as a string.
+    fn unknown_action(&self, name: &str, game: &Game) -> RuleError {
+        let names = game.table.actions.iter().map(|a| &*a.name);
+        let message = format!(
+            "bot script: `{name}` is not an action of {}{}",
+            game.table.variant,
+            super::error::suggest(name, names)
+        );
+        let quoted = format!("\"{name}\"");
+        let mut hits = self.sources.iter().flat_map(|(_, (path, src))| {
+            src.match_indices(&quoted)
+                .map(move |(at, _)| (path, src, at))
+        });
+        match (hits.next(), hits.next()) {
+            (Some((path, src, at)), None) => {
+                let (line, column) = super::error::line_col(src, at);
+                RuleError::Fault {
+                    message,
+                    pos: Some(crate::kernel::SourcePos {
+                        file: path.display().to_string(),
+                        line,
+                        column,
+                    }),
+                }
+            }
+            _ => RuleError::fault(message),
+        }
+    }
+
     /// The bot's choice: an action to try, or `None` to wait.
     pub fn decide(&self, bot: &mut Bot, game: &Game) -> Result<Option<Action>, RuleError> {
         self.observe(bot, game);
@@ -315,6 +345,9 @@ impl BotBook {
             .get("action")
             .and_then(|a| a.clone().into_immutable_string().ok())
             .ok_or_else(|| RuleError::fault("bot script: the action map needs `action`"))?;
+        if game.table.action(&name).is_none() {
+            return Err(self.unknown_action(&name, game));
+        }
         let args = match map.get("args") {
             None => Vec::new(),
             Some(a) => a
