@@ -298,6 +298,11 @@ pub(crate) fn script_error(
         EvalAltResult::ErrorTooManyOperations(_) => {
             format!("the script ran more than {MAX_OPERATIONS} operations (an endless loop?)")
         }
+        EvalAltResult::ErrorFunctionNotFound(signature, _)
+            if let Some(text) = api::explain_missing(signature) =>
+        {
+            text
+        }
         EvalAltResult::ErrorStackOverflow(_) => format!(
             "functions call each other more than {MAX_CALL_LEVELS} levels deep (endless recursion?)"
         ),
