@@ -5,4 +5,4 @@ Feature: deep but legal recursion
     Given a deep_recursion game with players ann, bob
     When ann does draw
     Then ann holds 5 cards
-    And the note is 33327
+    And the note is 30268
