@@ -156,3 +156,247 @@ fn huge_studies_stream_their_games() {
         &["cambia: 10 games of 4 players", "games: 10\n"],
     );
 }
+
+/// The `--json` summary of one shard of a 3-player Cambia study of 12 games from seed 3, with
+/// options replaced or added, as a file.
+fn shard_file(dir: &std::path::Path, name: &str, changes: &[(&str, &str)]) -> String {
+    let mut options = vec![
+        ("--players", "3"),
+        ("--games", "12"),
+        ("--seed", "3"),
+        ("--bots", "random,easy,medium"),
+    ];
+    for (key, value) in changes {
+        match options.iter_mut().find(|(k, _)| k == key) {
+            Some(option) => option.1 = value,
+            None => options.push((key, value)),
+        }
+    }
+    let mut args = vec!["simulate", "cambia", "--json"];
+    args.extend(options.iter().flat_map(|(k, v)| [*k, *v]));
+    let run = succeeds(&args, &[]);
+    let file = dir.join(format!("{name}.json"));
+    std::fs::write(&file, run.stdout).unwrap();
+    file.display().to_string()
+}
+
+/// The three shards of the study above.
+fn shard_files(dir: &std::path::Path) -> Vec<String> {
+    (1..=3)
+        .map(|k| shard_file(dir, &format!("s{k}"), &[("--shard", &format!("{k}/3"))]))
+        .collect()
+}
+
+/// A summary file with one field replaced.
+fn edited(file: &str, to: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    edit(&mut json);
+    std::fs::write(to, json.to_string()).unwrap();
+    to.to_string()
+}
+
+#[test]
+fn merge_rejects_shards_of_other_studies_twice_or_missing() {
+    let dir = scratch("merge-checks");
+    let s = shard_files(&dir);
+    let (s1, s2, s3) = (s[0].as_str(), s[1].as_str(), s[2].as_str());
+    fails(
+        &["merge", s1, s2, s1],
+        2,
+        &format!("error: {s1} and {s1} both hold shard 1/3: merge each shard once\n"),
+    );
+    fails(
+        &["merge", s1, s2],
+        2,
+        "error: shard 3/3 is missing (8 of the study's 12 games are here): merge them too, or pass --allow-partial to summarize the shards given\n",
+    );
+    succeeds(
+        &["merge", s1, s3, "--allow-partial"],
+        &[
+            "cambia: 8 games of 3 players",
+            "note: partial study: shards 1,3/3 hold 8 of its 12 games; missing shards: 2 of 3\n",
+        ],
+    );
+    let partial = succeeds(&["merge", s1, s3, "--allow-partial", "--json"], &[]);
+    let json: serde_json::Value = serde_json::from_str(&partial.stdout).unwrap();
+    assert_eq!(
+        (&json["shard"], &json["missing_shards"]),
+        (&"1,3/3".into(), &"2".into())
+    );
+    // A partial merge merges again with the shards it lacks.
+    let p13 = dir.join("p13.json").display().to_string();
+    std::fs::write(&p13, &partial.stdout).unwrap();
+    let whole = succeeds(&["merge", &p13, s2, "--json"], &[]);
+    let whole: serde_json::Value = serde_json::from_str(&whole.stdout).unwrap();
+    assert_eq!(
+        (&whole["shard"], whole["games"].as_u64()),
+        (&"1/1".into(), Some(12))
+    );
+    fails(
+        &["merge", &p13, s3],
+        2,
+        &format!("error: {p13} and {s3} both hold shard 3/3: merge each shard once\n"),
+    );
+
+    let other =
+        |name: &str, change: (&str, &str)| shard_file(&dir, name, &[("--shard", "3/3"), change]);
+    let seed = other("seed", ("--seed", "4"));
+    fails(
+        &["merge", s1, s2, &seed],
+        2,
+        &format!(
+            "error: {seed} is not a shard of the study of {s1}: the first seeds differ ({s1}: 3; {seed}: 4)\n"
+        ),
+    );
+    let size = other("size", ("--games", "13"));
+    fails(
+        &["merge", s1, &size],
+        2,
+        &format!(
+            "error: {size} is not a shard of the study of {s1}: the study sizes differ ({s1}: 12 games; {size}: 13 games)\n"
+        ),
+    );
+    let house = other("house", ("--house-rule", "penalty_draw_count=3"));
+    fails(
+        &["merge", s1, &house],
+        2,
+        &format!(
+            "error: {house} is not a shard of the study of {s1}: the house rules differ ({s1}: none; {house}: penalty_draw_count=3)\n"
+        ),
+    );
+    let seats = edited(s3, &format!("{}/seats.json", dir.display()), |j| {
+        j["seats"][2] = "hard".into()
+    });
+    fails(
+        &["merge", s1, &seats],
+        2,
+        &format!(
+            "error: {seats} is not a shard of the study of {s1}: the seats differ ({s1}: random, easy, medium; {seats}: random, easy, hard)\n"
+        ),
+    );
+    let rules = edited(s3, &format!("{}/rules.json", dir.display()), |j| {
+        j["rules_fingerprint"] = "sha256:0".into()
+    });
+    let theirs = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(s1).unwrap())
+        .unwrap()["rules_fingerprint"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    fails(
+        &["merge", s1, &rules],
+        2,
+        &format!(
+            "error: {rules} is not a shard of the study of {s1}: the rules fingerprints differ ({s1}: {theirs}; {rules}: sha256:0)\n"
+        ),
+    );
+    let variant = edited(s3, &format!("{}/variant.json", dir.display()), |j| {
+        j["variant"] = "dutch".into()
+    });
+    fails(
+        &["merge", s1, &variant],
+        2,
+        &format!(
+            "error: {variant} is not a shard of the study of {s1}: the variants differ ({s1}: cambia; {variant}: dutch)\n"
+        ),
+    );
+    let quarter = shard_file(&dir, "quarter", &[("--shard", "4/4")]);
+    fails(
+        &["merge", s1, &quarter],
+        2,
+        &format!(
+            "error: {quarter} is not a shard of the study of {s1}: the shard counts differ ({s1}: shard 1/3; {quarter}: shard 4/4)\n"
+        ),
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn merge_rejects_impossible_counts_and_overflow() {
+    let dir = scratch("merge-counts");
+    let s = shard_files(&dir);
+    let at = |name: &str| format!("{}/{name}.json", dir.display());
+    let wins = edited(&s[0], &at("wins"), |j| j["seat_wins"][1] = 5000.into());
+    fails(
+        &["merge", &wins],
+        2,
+        &format!("error: {wins}: impossible summary: seat 1 won 5000 of 4 games\n"),
+    );
+    let games = edited(&s[0], &at("games"), |j| j["games"] = 5.into());
+    fails(
+        &["merge", &games],
+        2,
+        &format!(
+            "error: {games}: impossible summary: 5 games, but shard 1/3 of a 12-game study holds 4\n"
+        ),
+    );
+    let lengths = edited(&s[0], &at("lengths"), |j| j["actions"] = 1.into());
+    let run = deckspec(&["merge", &lengths]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: {lengths}: impossible summary: 1 actions, but the game lengths add up to "
+        )),
+        "{}",
+        run.stderr
+    );
+    // Two shards of one game each, both as long as a 64-bit count allows: each is possible,
+    // their sum is not.
+    let huge = |file: &str, name: &str| {
+        edited(file, &at(name), |j| {
+            let max = serde_json::json!(u64::MAX);
+            let reason = j["end_reasons"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .next()
+                .unwrap()
+                .clone();
+            j["study_games"] = 2.into();
+            j["games"] = 1.into();
+            j["actions"] = max.clone();
+            j["length_min"] = max.clone();
+            j["length_max"] = max.clone();
+            j["lengths"] = serde_json::json!({ u64::MAX.to_string(): 1 });
+            j["end_reasons"] = serde_json::json!({ reason: 1 });
+            j["scores"] = serde_json::json!({"7": 3});
+            j["seat_wins"] = serde_json::json!([1, 0, 0]);
+            j["tied_games"] = 0.into();
+            j["bot_decisions"] = 0.into();
+            j["bot_refusals"] = 0.into();
+            j["shard"] = if name == "huge1" { "1/2" } else { "2/2" }.into();
+        })
+    };
+    let (h1, h2) = (huge(&s[0], "huge1"), huge(&s[1], "huge2"));
+    fails(
+        &["merge", &h1, &h2],
+        2,
+        &format!("error: {h2}: the actions overflow 64 bits when added to the files before it\n"),
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn summaries_say_when_shared_wins_exceed_the_games() {
+    // Check's seeds 0-29 with 4 random players have one tied game.
+    let run = succeeds(
+        &["simulate", "check", "--games", "30", "--seed", "0"],
+        &[
+            "note: seat wins add up to 31 for 30 games: 1 game had tied winners, and a tie counts as a win for each of them\n",
+        ],
+    );
+    assert!(run.stdout.contains("games: 30\n"));
+    let json = summary(&[
+        "simulate", "check", "--games", "30", "--seed", "0", "--json",
+    ]);
+    assert_eq!(
+        (&json["tied_games"], &json["seat_wins_total"]),
+        (&1.into(), &31.into())
+    );
+    assert!(
+        json["notes"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("seat wins add up to 31")
+    );
+}

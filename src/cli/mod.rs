@@ -3,7 +3,7 @@
 
 mod simulate;
 
-pub use simulate::SimulateArgs;
+pub use simulate::{MergeArgs, SimulateArgs};
 
 use crate::kernel::RuleError;
 use crate::script::{Variant, VariantError, variant_names};
@@ -57,17 +57,7 @@ pub enum Command {
     /// The same seed and arguments give the same summary for any `--jobs`.
     Simulate(SimulateArgs),
     /// Combine the `--json` summaries of shards into the summary one run would give.
-    Merge {
-        /// `simulate --json` outputs.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Print the summary as one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// Also write a self-contained HTML report with charts.
-        #[arg(long, value_name = "FILE.html")]
-        report: Option<PathBuf>,
-    },
+    Merge(MergeArgs),
     /// Load every variant and parse and check every scenario, running nothing; report every problem.
     Check {
         /// The project folder, holding `rules/` and `spec-tests/`.
@@ -199,11 +189,7 @@ pub fn run(cli: Cli) -> i32 {
         } => test(&paths, junit.as_deref(), tags.as_deref(), name, &rules),
         Command::Check { dir } => check(&dir),
         Command::Simulate(args) => simulate::simulate(args),
-        Command::Merge {
-            files,
-            json,
-            report,
-        } => simulate::merge(&files, json, report.as_deref()),
+        Command::Merge(args) => simulate::merge(args),
     }
 }
 

@@ -195,38 +195,58 @@ fn print_summary(summary: &crate::sim::Summary, json: bool, report: Option<&Path
     EXIT_OK
 }
 
-pub(super) fn merge(files: &[PathBuf], json: bool, report: Option<&Path>) -> i32 {
-    let mut total: Option<crate::sim::Summary> = None;
-    for file in files {
-        let text = match std::fs::read_to_string(file) {
-            Ok(t) => t,
+/// The arguments of `deckspec merge`.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// `simulate --json` outputs: the shards of one study.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Summarize the shards given even if some are missing (the summary says which).
+    #[arg(long)]
+    pub allow_partial: bool,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a self-contained HTML report with charts.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+}
+
+/// The largest summary file `merge` reads: real ones are a few kilobytes.
+const MAX_SUMMARY_BYTES: u64 = 64 * 1024 * 1024;
+
+fn read_summary(file: &Path) -> Result<crate::sim::Summary, String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_SUMMARY_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    if text.len() as u64 > MAX_SUMMARY_BYTES {
+        return Err(format!(
+            "{} is larger than {MAX_SUMMARY_BYTES} bytes: not a `simulate --json` summary",
+            file.display()
+        ));
+    }
+    serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a `simulate --json` summary: {e}", file.display()))
+}
+
+pub(super) fn merge(args: MergeArgs) -> i32 {
+    let mut parts = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        match read_summary(file) {
+            Ok(summary) => parts.push((file.display().to_string(), summary)),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", file.display());
+                eprintln!("error: {e}");
                 return EXIT_BROKEN;
-            }
-        };
-        let part: crate::sim::Summary = match serde_json::from_str(&text) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!(
-                    "error: {} is not a `simulate --json` summary: {e}",
-                    file.display()
-                );
-                return EXIT_BROKEN;
-            }
-        };
-        match &mut total {
-            None => total = Some(part),
-            Some(t) => {
-                if let Err(e) = t.merge(&part) {
-                    eprintln!("error: {}: {e}", file.display());
-                    return EXIT_BROKEN;
-                }
             }
         }
     }
-    match total {
-        Some(t) => print_summary(&t, json, report),
-        None => EXIT_BROKEN,
+    match crate::sim::merge(&parts, args.allow_partial) {
+        Ok(total) => print_summary(&total, args.json, args.report.as_deref()),
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_BROKEN
+        }
     }
 }

@@ -3,13 +3,19 @@
 //! `play` plays one game (random seats or bots), `study` plays a study's games on threads or as
 //! one shard of many, `summary` holds the exact counts a study comes to and prints them.
 
+mod fingerprint;
+mod merge;
 mod play;
+mod shards;
 mod study;
 mod summary;
 
+pub use fingerprint::rules_fingerprint;
+pub use merge::{MergeError, check_counts, merge};
 pub use play::{play_random, play_seated};
-pub use study::{Shard, Study};
-pub use summary::{Rate, Summary};
+pub use shards::{Shard, ShardRange, Shards};
+pub use study::Study;
+pub use summary::{Rate, StudyId, Summary};
 
 use crate::kernel::RuleError;
 
@@ -39,6 +45,8 @@ pub enum SimError {
         max = u64::MAX
     )]
     Seeds { first: u64, games: u64 },
+    #[error("the study's {0} do not fit in 64 bits")]
+    Overflow(String),
     #[error("cannot start a simulation thread: {0}")]
     Threads(String),
 }
