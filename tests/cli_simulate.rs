@@ -139,6 +139,99 @@ fn simulate_reports_bad_arguments() {
 }
 
 #[test]
+fn simulate_checks_every_count_before_playing() {
+    let cases: [(&[&str], &str); 11] = [
+        (
+            &["--players", "0"],
+            "--players takes 1 to 32 players, not 0",
+        ),
+        (
+            &["--players", "100"],
+            "--players takes 1 to 32 players, not 100",
+        ),
+        (&["--games", "0"], "--games takes 1 game or more, not 0"),
+        (&["--jobs", "0"], "--jobs takes 1 to 256 threads, not 0"),
+        (
+            &["--jobs", "100000"],
+            "--jobs takes 1 to 256 threads, not 100000",
+        ),
+        (
+            &["--shard", "0/3"],
+            "--shard takes K/N with 1 ≤ K ≤ N, as in 2/8, not `0/3`",
+        ),
+        (
+            &["--shard", "2"],
+            "--shard takes K/N with 1 ≤ K ≤ N, as in 2/8, not `2`",
+        ),
+        (
+            &["--shard", "a/b"],
+            "--shard takes K/N with 1 ≤ K ≤ N, as in 2/8, not `a/b`",
+        ),
+        (
+            &["--bots", "easy,hard"],
+            "--bots names 2 seats, but there are 4 players: give one level for every seat or one per seat",
+        ),
+        (
+            &["--seed", "18446744073709551615", "--games", "2"],
+            "--seed 18446744073709551615 with --games 2 needs seeds past 18446744073709551615: use a smaller --seed or --games",
+        ),
+        (
+            &["--house-rule", "penalty_draw_count=many"],
+            "--house-rule: house rule `penalty_draw_count` takes an integer, not a word",
+        ),
+    ];
+    for (args, message) in cases {
+        fails(
+            &[&["simulate", "cambia"][..], args].concat(),
+            2,
+            &format!("error: {message}\n"),
+        );
+    }
+    // More players than the deck deals to: the variant's setup fails once, before the study.
+    let run = deckspec(&["simulate", "cambia", "--players", "20"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("error: cambia cannot set up a game of 20 players:\n")
+            && run
+                .stderr
+                .contains("the pile `stockpile` ran out while dealing"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn simulate_checks_bot_levels_against_the_variant() {
+    let dir = scratch("bots");
+    let rules = dir.join("rules");
+    // bots.yaml must define every level, so a variant either has them all or none.
+    for name in ["plain"] {
+        let to = rules.join(name);
+        std::fs::create_dir_all(&to).unwrap();
+        for entry in std::fs::read_dir("rules/cambia").unwrap().flatten() {
+            let file = entry.file_name();
+            if file.to_string_lossy().starts_with("bots.") {
+                continue;
+            }
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            let text = text.replace("name: cambia", &format!("name: {name}"));
+            std::fs::write(to.join(&file), text).unwrap();
+        }
+    }
+    let rules = rules.display().to_string();
+    fails(
+        &["simulate", "plain", "--rules", &rules, "--bots", "easy"],
+        2,
+        &format!(
+            "error: --bots: plain has no computer players (no bots.yaml in {rules}/plain): use --bots random\n"
+        ),
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn huge_studies_stream_their_games() {
     // A billion games in a hundred million shards: the last shard holds ten games. Listing the
     // study's games up front took minutes (and 4 GB without --shard); now it starts at once.

@@ -3,6 +3,7 @@
 
 use super::{EXIT_BROKEN, EXIT_FAILED, EXIT_OK, render};
 use crate::script::Variant;
+use crate::sim::{MAX_JOBS, Seating, Shard, Study};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -26,7 +27,7 @@ pub struct SimulateArgs {
     /// A house rule for every game, `name=value` (repeatable).
     #[arg(long = "house-rule", value_name = "NAME=VALUE")]
     pub house_rules: Vec<String>,
-    /// Threads to play on (default: all cores).
+    /// Threads to play on (default: all cores; at most 256).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
     /// Play only the K-th of N disjoint slices of the games (`--shard 2/8`); combine the
@@ -39,6 +40,10 @@ pub struct SimulateArgs {
     /// Also write a self-contained HTML report with charts.
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
+    /// Check every step of every game (cards conserved, refusals change nothing, no hidden card
+    /// shown, replay gives the same log); a failed check names the seed and step (exit 1).
+    #[arg(long)]
+    pub verify: bool,
     /// The folder holding the variants.
     #[arg(long, default_value = "rules", value_name = "DIR")]
     pub rules: PathBuf,
@@ -56,77 +61,84 @@ fn parse_house_rule(text: &str) -> Result<(String, crate::kernel::Value), String
     Ok((name.trim().to_string(), value))
 }
 
-pub(super) fn simulate(args: SimulateArgs) -> i32 {
-    use crate::sim::{Seating, Shard, Study};
-    let variant = match Variant::load_named(&args.rules, &args.variant) {
-        Ok(v) => v,
-        Err(e) => {
-            eprint!("{}", render(&e));
-            return EXIT_BROKEN;
-        }
-    };
+/// Who sits where: one kind for every seat, or one per seat; bot levels must be the variant's.
+fn seating(args: &SimulateArgs, variant: &Variant) -> Result<Vec<Seating>, String> {
     let players = args.players;
-    let seats: Result<Vec<Seating>, String> =
-        args.bots.split(',').map(|s| s.trim().parse()).collect();
-    let seats = match seats {
-        Ok(s) if s.len() == 1 => vec![s[0].clone(); players],
-        Ok(s) if s.len() == players => s,
-        Ok(s) => {
-            eprintln!(
-                "error: --bots names {} seats, but there are {players} players",
-                s.len()
-            );
-            return EXIT_BROKEN;
-        }
-        Err(e) => {
-            eprintln!("error: --bots: {e}");
-            return EXIT_BROKEN;
+    let seats = args
+        .bots
+        .split(',')
+        .map(|s| s.trim().parse())
+        .collect::<Result<Vec<Seating>, String>>()
+        .map_err(|e| format!("--bots: {e}"))?;
+    let seats = match seats.len() {
+        1 => vec![seats[0].clone(); players],
+        n if n == players => seats,
+        n => {
+            return Err(format!(
+                "--bots names {n} seats, but there are {players} players: give one level for every seat or one per seat"
+            ));
         }
     };
-    let shard = match args.shard.as_deref().map(str::parse::<Shard>).transpose() {
-        Ok(s) => s.unwrap_or(Shard::WHOLE),
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_BROKEN;
+    for seat in &seats {
+        let Seating::Bot(level) = seat else { continue };
+        let Some(book) = &variant.bots else {
+            return Err(format!(
+                "--bots: {} has no computer players (no bots.yaml in {}): use --bots random",
+                variant.name,
+                variant.dir.display()
+            ));
+        };
+        if !book.levels().any(|l| l == level) {
+            let levels: Vec<&str> = book.levels().collect();
+            return Err(format!(
+                "--bots: {} has no `{level}` level: its levels are {}",
+                variant.name,
+                levels.join(", ")
+            ));
         }
+    }
+    Ok(seats)
+}
+
+/// The study the arguments ask for, every argument checked before any game is played.
+fn plan<'a>(args: &SimulateArgs, variant: &'a Variant) -> Result<Study<'a>, String> {
+    use crate::kernel::limits::MAX_PLAYERS;
+    if !(1..=MAX_PLAYERS).contains(&args.players) {
+        return Err(format!(
+            "--players takes 1 to {MAX_PLAYERS} players, not {}",
+            args.players
+        ));
+    }
+    if args.games == 0 {
+        return Err("--games takes 1 game or more, not 0".into());
+    }
+    let jobs = match args.jobs {
+        Some(j) if !(1..=MAX_JOBS).contains(&j) => {
+            return Err(format!("--jobs takes 1 to {MAX_JOBS} threads, not {j}"));
+        }
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS)),
     };
-    let house: Result<Vec<_>, String> = args
+    let shard = args
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()?
+        .unwrap_or(Shard::WHOLE);
+    if args.seed.checked_add(args.games - 1).is_none() {
+        return Err(format!(
+            "--seed {} with --games {} needs seeds past {}: use a smaller --seed or --games",
+            args.seed,
+            args.games,
+            u64::MAX
+        ));
+    }
+    let seats = seating(args, variant)?;
+    let house = args
         .house_rules
         .iter()
         .map(|h| parse_house_rule(h))
-        .collect();
-    let house = match house {
-        Ok(h) => h,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_BROKEN;
-        }
-    };
-    // Check the house rules once, before any game starts.
-    if let Err(e) = crate::kernel::Game::new(variant.table().clone(), vec!["p".into()], 0, &house) {
-        let names: Vec<&str> = variant
-            .table()
-            .house_rules
-            .iter()
-            .map(|h| h.0.as_str())
-            .collect();
-        let help = match &e {
-            crate::kernel::NewGameError::UnknownHouseRule(n) => {
-                crate::suggest::suggestion(n, names.iter().copied())
-                    .unwrap_or_else(|| format!("the house rules are: {}", names.join(", ")))
-            }
-            _ => String::new(),
-        };
-        eprintln!(
-            "error: --house-rule: {e}{}",
-            if help.is_empty() {
-                String::new()
-            } else {
-                format!(" ({help})")
-            }
-        );
-        return EXIT_BROKEN;
-    }
+        .collect::<Result<Vec<_>, String>>()?;
     let house_text = args
         .house_rules
         .iter()
@@ -135,17 +147,81 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
                 .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
         })
         .collect();
-    let study = Study {
-        variant: &variant,
+    Ok(Study {
+        variant,
         seats,
         house,
         house_text,
         games: args.games,
         first_seed: args.seed,
         shard,
-        jobs: args
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        jobs,
+        verify: args.verify,
+    })
+}
+
+/// Create and set up the study's first game: bad house rules and player counts the variant
+/// cannot deal for fail here, before any game runs.
+fn try_first_game(study: &Study) -> Result<(), String> {
+    use crate::kernel::{Game, NewGameError};
+    let table = study.variant.table();
+    let names: Vec<String> = (0..study.seats.len()).map(|i| format!("p{i}")).collect();
+    let mut game =
+        Game::new(table.clone(), names, study.first_seed, &study.house).map_err(|e| {
+            let names: Vec<&str> = table.house_rules.iter().map(|h| h.0.as_str()).collect();
+            let help = match &e {
+                NewGameError::UnknownHouseRule(n) => {
+                    crate::suggest::suggestion(n, names.iter().copied())
+                        .unwrap_or_else(|| format!("the house rules are: {}", names.join(", ")))
+                }
+                _ => String::new(),
+            };
+            let help = if help.is_empty() {
+                help
+            } else {
+                format!(" ({help})")
+            };
+            match e {
+                NewGameError::State(_) | NewGameError::DuplicatePlayer(_) => {
+                    format!("cannot create a {} game: {e}", study.variant.name)
+                }
+                _ => format!("--house-rule: {e}{help}"),
+            }
+        })?;
+    let started =
+        crate::sim::on_script_thread(|| game.start(study.variant)).map_err(|e| e.to_string())?;
+    started.map_err(|e| {
+        let what = format!(
+            "{} cannot set up a game of {} players{}",
+            study.variant.name,
+            study.seats.len(),
+            if study.house.is_empty() {
+                ""
+            } else {
+                " with these house rules"
+            }
+        );
+        match study.variant.diagnose(&e) {
+            Some(d) => format!("{what}:\n{}", render(&d).trim_end()),
+            None => format!("{what}: {e}"),
+        }
+    })
+}
+
+pub(super) fn simulate(args: SimulateArgs) -> i32 {
+    let variant = match Variant::load_named(&args.rules, &args.variant) {
+        Ok(v) => v,
+        Err(e) => {
+            eprint!("{}", render(&e));
+            return EXIT_BROKEN;
+        }
+    };
+    let study = match plan(&args, &variant).and_then(|s| try_first_game(&s).map(|()| s)) {
+        Ok(study) => study,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_BROKEN;
+        }
     };
     let planned = study.planned();
     let bar = if std::io::stderr().is_terminal() {

@@ -14,7 +14,7 @@ pub use fingerprint::rules_fingerprint;
 pub use merge::{MergeError, check_counts, merge};
 pub use play::{play_random, play_seated};
 pub use shards::{Shard, ShardRange, Shards};
-pub use study::Study;
+pub use study::{MAX_JOBS, Study, on_script_thread};
 pub use summary::{Rate, StudyId, Summary};
 
 use crate::kernel::RuleError;

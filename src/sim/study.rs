@@ -24,7 +24,25 @@ pub struct Study<'a> {
     pub first_seed: u64,
     /// The slice of the games this run plays.
     pub shard: Shard,
+    /// Threads (at most `MAX_JOBS`).
     pub jobs: usize,
+    /// Check every step of every game (`verify`): slower, and any failure is an error.
+    pub verify: bool,
+}
+
+/// The most threads a study runs on: each gets `SCRIPT_STACK_BYTES` of stack.
+pub const MAX_JOBS: usize = 256;
+
+/// Run `f` on a thread with the stack scripts need (`SCRIPT_STACK_BYTES`) and wait for it.
+pub fn on_script_thread<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R, SimError> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("deckspec-script".into())
+            .stack_size(crate::script::SCRIPT_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .map_err(|e| SimError::Threads(e.to_string()))
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    })
 }
 
 impl Study<'_> {
@@ -76,7 +94,7 @@ impl Study<'_> {
         }
         let fingerprint = super::rules_fingerprint(self.variant);
         let planned = self.planned();
-        let jobs = u64::try_from(self.jobs.max(1))
+        let jobs = u64::try_from(self.jobs.clamp(1, MAX_JOBS))
             .unwrap_or(u64::MAX)
             .min(planned.max(1));
         // The shard's next game, and the first game not to start (lowered when a game fails).
