@@ -493,3 +493,131 @@ fn summaries_say_when_shared_wins_exceed_the_games() {
             .starts_with("seat wins add up to 31")
     );
 }
+
+/// House rules at values other than their defaults, per variant (the soak in README.md uses the
+/// same).
+const SOAK_HOUSE_RULES: [(&str, &[&str]); 4] = [
+    (
+        "cambia",
+        &[
+            "use_jokers=false",
+            "initial_peek_slots=[1,2]",
+            "allow_draw_from_discard_pile=true",
+            "allow_replace_abilities=true",
+            "penalty_draw_count=3",
+            "compact_hands=false",
+            "turn_timer_seconds=5",
+        ],
+    ),
+    (
+        "check",
+        &["initial_peek_slots=[0,1]", "penalty_draw_count=2"],
+    ),
+    (
+        "recall",
+        &[
+            "initial_peek_seconds=3",
+            "draw_seconds=4",
+            "play_seconds=4",
+            "same_rank_seconds=2",
+            "special_seconds=3",
+            "allow_draw_from_discard=false",
+            "penalty_draw_count=2",
+        ],
+    ),
+    ("dutch", &["allow_draw_from_discard=true"]),
+];
+
+#[test]
+fn verified_games_of_every_variant_keep_the_invariants() {
+    // 30 verified games per variant: 2 to 6 players, random seats and every bot level, house
+    // rules off their defaults. (The long soak is a --release command: README.md "Soak".)
+    let kinds = ["random", "expert", "easy", "random", "hard", "medium"];
+    for (variant, rules) in SOAK_HOUSE_RULES {
+        for players in 2..=6usize {
+            let (players_text, seed) = (players.to_string(), (players * 1000).to_string());
+            let bots = kinds[..players].join(",");
+            let mut args = vec![
+                "simulate",
+                variant,
+                "--verify",
+                "--games",
+                "6",
+                "--players",
+                &players_text,
+                "--seed",
+                &seed,
+                "--bots",
+                &bots,
+                "--jobs",
+                "2",
+            ];
+            for rule in rules {
+                args.extend(["--house-rule", rule]);
+            }
+            succeeds(
+                &args,
+                &[
+                    &format!("{variant}: 6 games of {players} players"),
+                    "games: 6\n",
+                ],
+            );
+        }
+    }
+}
+
+#[test]
+fn verify_plays_the_same_games() {
+    let base = [
+        "simulate",
+        "dutch",
+        "--players",
+        "3",
+        "--games",
+        "8",
+        "--bots",
+        "random,hard,easy",
+        "--json",
+    ];
+    assert_eq!(
+        summary(&base),
+        summary(&[&base[..], &["--verify"]].concat())
+    );
+}
+
+#[test]
+fn verify_names_the_game_and_step_of_a_leak() {
+    // Cambia with one change: the draw's public event also carries the drawn card's face text.
+    let dir = scratch("leaky");
+    let to = dir.join("rules/leaky");
+    std::fs::create_dir_all(&to).unwrap();
+    for entry in std::fs::read_dir("rules/cambia").unwrap().flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        let text = text.replace("name: cambia", "name: leaky").replace(
+            r#"card: card, stockpileSize: game.pile_size("stockpile")"#,
+            r#"card: card, stockpileSize: game.pile_size("stockpile"), note: game.face(card)"#,
+        );
+        std::fs::write(to.join(entry.file_name()), text).unwrap();
+    }
+    let rules = dir.join("rules").display().to_string();
+    for jobs in ["1", "2"] {
+        fails(
+            &[
+                "simulate",
+                "leaky",
+                "--rules",
+                &rules,
+                "--games",
+                "3",
+                "--players",
+                "3",
+                "--verify",
+                "--jobs",
+                jobs,
+            ],
+            1,
+            "error: game 1: verification failed: step 1: possible leak: event `player_draw_stockpile` for p0 contains the text \"KS\", the face of the card in the pile `held`, which p0 does not know\n",
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -9,10 +9,11 @@ mod play;
 mod shards;
 mod study;
 mod summary;
+mod verify;
 
 pub use fingerprint::rules_fingerprint;
 pub use merge::{MergeError, check_counts, merge};
-pub use play::{play_random, play_seated};
+pub use play::{play, play_random, play_seated};
 pub use shards::{Shard, ShardRange, Shards};
 pub use study::{MAX_JOBS, Study, on_script_thread};
 pub use summary::{Rate, StudyId, Summary};
@@ -47,6 +48,8 @@ pub enum SimError {
     Seeds { first: u64, games: u64 },
     #[error("the study's {0} do not fit in 64 bits")]
     Overflow(String),
+    #[error("game {seed}: verification failed: {what}")]
+    Verify { seed: u64, what: String },
     #[error("cannot start a simulation thread: {0}")]
     Threads(String),
 }

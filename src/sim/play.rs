@@ -1,9 +1,26 @@
 //! Playing one game: every seat uniformly random (`play_random`, the speed benchmark) or any mix
 //! of bots and random seats (`play_seated`).
 
+use super::verify::Verify;
 use super::{BotStats, GameSummary, MAX_STEPS, Seating, SimError};
 use crate::kernel::playout::{RandomAgent, Step};
 use crate::kernel::{Game, RuleError, Rules, Value};
+
+/// Play one game of a study: every seat random, or with bots; with `verify`, every step checked
+/// (`verify.rs`). The game is the same with or without checks.
+pub fn play(
+    variant: &crate::script::Variant,
+    seating: &[Seating],
+    seed: u64,
+    house: &[(String, Value)],
+    verify: bool,
+) -> Result<(GameSummary, BotStats), SimError> {
+    if seating.iter().all(|s| *s == Seating::Random) {
+        random_game(variant, seating.len(), seed, house, verify).map(|g| (g, BotStats::default()))
+    } else {
+        seated_game(variant, seating, seed, house, verify)
+    }
+}
 
 /// Play one game with uniformly random legal actions for every seat.
 pub fn play_random(
@@ -12,14 +29,67 @@ pub fn play_random(
     seed: u64,
     house: &[(String, Value)],
 ) -> Result<GameSummary, SimError> {
-    let names = (0..players).map(|i| format!("p{i}")).collect();
+    random_game(rules, players, seed, house, false)
+}
+
+fn names(players: usize) -> Vec<String> {
+    (0..players).map(|i| format!("p{i}")).collect()
+}
+
+/// The checks of a game, if verified: before and after each step, and at the end.
+struct Checks<'a>(Option<Verify<'a>>, u64);
+
+impl Checks<'_> {
+    fn before(&self, game: &Game) {
+        if let Some(v) = &self.0 {
+            v.before(game);
+        }
+    }
+
+    fn after(&self, game: &Game) -> Result<(), SimError> {
+        match &self.0 {
+            Some(v) => v
+                .after(game)
+                .map_err(|what| SimError::Verify { seed: self.1, what }),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&self, game: &Game) -> Result<(), SimError> {
+        match &self.0 {
+            Some(v) => v
+                .finish(game)
+                .map_err(|what| SimError::Verify { seed: self.1, what }),
+            None => Ok(()),
+        }
+    }
+}
+
+pub(super) fn random_game(
+    rules: &dyn Rules,
+    players: usize,
+    seed: u64,
+    house: &[(String, Value)],
+    verify: bool,
+) -> Result<GameSummary, SimError> {
+    let checks = Checks(
+        verify.then(|| Verify::new(rules, seed, names(players), house)),
+        seed,
+    );
+    let rules: &dyn Rules = match &checks.0 {
+        Some(v) => v,
+        None => rules,
+    };
     let start = |message: String| SimError::Start { seed, message };
-    let mut game =
-        Game::new(rules.table().clone(), names, seed, house).map_err(|e| start(e.to_string()))?;
+    let mut game = Game::new(rules.table().clone(), names(players), seed, house)
+        .map_err(|e| start(e.to_string()))?;
+    checks.before(&game);
     game.start(rules).map_err(|e| start(e.to_string()))?;
+    checks.after(&game)?;
     let mut agent = RandomAgent::new(seed);
     let mut actions = 0;
     while !game.is_over() {
+        checks.before(&game);
         if actions >= MAX_STEPS {
             return Err(SimError::Endless {
                 seed,
@@ -32,9 +102,11 @@ pub fn play_random(
             Ok(Step::Stuck) => return Err(SimError::Stuck { seed }),
             Err(error) => return Err(SimError::Rules { seed, error }),
         }
+        checks.after(&game)?;
         // Nobody reads the events of a random game: keep its memory flat.
         game.forget_events_before(game.event_count());
     }
+    checks.finish(&game)?;
     summarize(rules, &mut game, seed, actions)
 }
 
@@ -72,14 +144,33 @@ pub fn play_seated(
     seed: u64,
     house: &[(String, Value)],
 ) -> Result<(GameSummary, BotStats), SimError> {
+    seated_game(variant, seating, seed, house, false)
+}
+
+fn seated_game(
+    variant: &crate::script::Variant,
+    seating: &[Seating],
+    seed: u64,
+    house: &[(String, Value)],
+    verify: bool,
+) -> Result<(GameSummary, BotStats), SimError> {
     use crate::kernel::{Arg, Seat};
     use rand::SeedableRng;
     use rand::seq::SliceRandom;
     let start = |message: String| SimError::Start { seed, message };
-    let names = (0..seating.len()).map(|i| format!("p{i}")).collect();
-    let mut game =
-        Game::new(variant.table().clone(), names, seed, house).map_err(|e| start(e.to_string()))?;
-    game.start(variant).map_err(|e| start(e.to_string()))?;
+    let checks = Checks(
+        verify.then(|| Verify::new(variant, seed, names(seating.len()), house)),
+        seed,
+    );
+    let rules: &dyn Rules = match &checks.0 {
+        Some(v) => v,
+        None => variant,
+    };
+    let mut game = Game::new(variant.table().clone(), names(seating.len()), seed, house)
+        .map_err(|e| start(e.to_string()))?;
+    checks.before(&game);
+    game.start(rules).map_err(|e| start(e.to_string()))?;
+    checks.after(&game)?;
     let needs_bots = seating.iter().any(|s| matches!(s, Seating::Bot(_)));
     let book = match (&variant.bots, needs_bots) {
         (Some(book), _) => Some(book),
@@ -100,6 +191,7 @@ pub fn play_seated(
     let mut steps = 0u64;
     let n = seating.len();
     while !game.is_over() {
+        checks.before(&game);
         steps += 1;
         if steps > MAX_STEPS {
             return Err(SimError::Endless { seed, steps });
@@ -140,7 +232,7 @@ pub fn play_seated(
                             }
                         }
                     }
-                    match game.apply(variant, &action) {
+                    match game.apply(rules, &action) {
                         Ok(()) => acted = true,
                         Err(RuleError::Refused(reason)) => {
                             stats.refusals.push(format!("{action:?}: {reason}"))
@@ -159,7 +251,7 @@ pub fn play_seated(
                     options.shuffle(&mut rng);
                     for option in options {
                         let Some(action) = option else { break };
-                        match game.apply(variant, &action) {
+                        match game.apply(rules, &action) {
                             Ok(()) => {
                                 acted = true;
                                 break;
@@ -177,12 +269,12 @@ pub fn play_seated(
         }
         if !acted {
             let fired = game
-                .run_out(variant)
+                .run_out(rules)
                 .map_err(|error| SimError::Rules { seed, error })?;
             if !fired {
                 // Nobody chose to act and no timer runs: the current player must move.
                 let mut agent = RandomAgent::new(seed ^ steps);
-                match agent.step(&mut game, variant) {
+                match agent.step(&mut game, rules) {
                     Ok(Step::Acted(_)) => actions += 1,
                     Ok(Step::Waited) => {}
                     Ok(Step::Stuck) => return Err(SimError::Stuck { seed }),
@@ -190,9 +282,11 @@ pub fn play_seated(
                 }
             }
         }
+        checks.after(&game)?;
         // Events every bot has observed are no longer needed.
         let observed = bots.iter().flatten().map(|b| b.seen()).min();
         game.forget_events_before(observed.unwrap_or(game.event_count()));
     }
-    Ok((summarize(variant, &mut game, seed, actions)?, stats))
+    checks.finish(&game)?;
+    Ok((summarize(rules, &mut game, seed, actions)?, stats))
 }

@@ -6,9 +6,7 @@
 //! number of threads.
 
 use super::summary::StudyId;
-use super::{
-    BotStats, GameSummary, Seating, Shard, Shards, SimError, Summary, play_random, play_seated,
-};
+use super::{BotStats, GameSummary, Seating, Shard, Shards, SimError, Summary};
 use crate::kernel::Value;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -61,12 +59,7 @@ impl Study<'_> {
             first: self.first_seed,
             games: self.games,
         })?;
-        if self.seats.iter().all(|s| *s == Seating::Random) {
-            play_random(self.variant, self.seats.len(), seed, &self.house)
-                .map(|g| (g, BotStats::default()))
-        } else {
-            play_seated(self.variant, &self.seats, seed, &self.house)
-        }
+        super::play(self.variant, &self.seats, seed, &self.house, self.verify)
     }
 
     fn empty_summary(&self, fingerprint: &str) -> Summary {
