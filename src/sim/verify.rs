@@ -10,7 +10,7 @@
 //! hidden card the seat does not know; and, at the end, that replaying the game from its seed
 //! and recorded moves gives the same event log and state, byte for byte.
 
-use crate::kernel::{Action, Game, Loc, RuleError, Rules, Seat, Table, Timer, Value};
+use crate::kernel::{Action, Face, Game, Loc, RuleError, Rules, Seat, Table, Timer, Value};
 use serde_json::Value as Json;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
@@ -245,8 +245,9 @@ struct Seen<'g> {
     game: &'g Game,
     seat: Seat,
     before: &'g [(u32, u32)],
-    /// Face texts (`QS`) of hidden cards the seat does not know, and where such a card is.
-    hidden: Vec<(String, String)>,
+    /// Faces of hidden cards (in a hand or a face-down pile) the seat does not know, when it
+    /// knows no card of that face, and one such card.
+    hidden: Vec<(Face, usize)>,
 }
 
 impl<'g> Seen<'g> {
@@ -258,24 +259,35 @@ impl<'g> Seen<'g> {
             hidden: Vec::new(),
         };
         let st = &game.state;
-        let known_faces: Vec<String> = (0..st.cards.len())
+        let known: Vec<Face> = (0..st.cards.len())
             .filter(|&c| seen.knows(c))
-            .map(|c| st.cards[c].face.to_string())
+            .map(|c| st.cards[c].face)
             .collect();
         for (c, card) in st.cards.iter().enumerate() {
-            let place = match card.loc {
-                Loc::Hand { seat, slot } => format!("slot {slot} of {}'s hand", seen.player(seat)),
-                Loc::Pile(p) => match game.table.piles.get(p.0 as usize) {
-                    Some(pile) if !pile.face_up => format!("the pile `{}`", pile.name),
-                    _ => continue,
-                },
+            let hidden = match card.loc {
+                Loc::Hand { .. } => true,
+                Loc::Pile(p) => game
+                    .table
+                    .piles
+                    .get(p.0 as usize)
+                    .is_some_and(|p| !p.face_up),
             };
-            let text = card.face.to_string();
-            if !seen.knows(c) && !known_faces.contains(&text) {
-                seen.hidden.push((text, place));
+            if hidden && !seen.knows(c) && !known.contains(&card.face) {
+                seen.hidden.push((card.face, c));
             }
         }
         seen
+    }
+
+    /// Where card `c` is, in words.
+    fn place(&self, c: usize) -> String {
+        match self.game.state.cards[c].loc {
+            Loc::Hand { seat, slot } => format!("slot {slot} of {}'s hand", self.player(seat)),
+            Loc::Pile(p) => match self.game.table.piles.get(p.0 as usize) {
+                Some(pile) => format!("the pile `{}`", pile.name),
+                None => format!("pile #{}", p.0),
+            },
+        }
     }
 
     fn player(&self, seat: Seat) -> String {
@@ -334,9 +346,15 @@ impl<'g> Seen<'g> {
                 map.values().try_for_each(|v| self.check(v, what))
             }
             Json::Array(items) => items.iter().try_for_each(|v| self.check(v, what)),
-            Json::String(text) => match self.hidden.iter().find(|(face, _)| face == text) {
-                Some((face, place)) => Err(format!(
-                    "possible leak: {what} contains the text \"{face}\", the face of the card in {place}, which {} does not know",
+            // Face texts in any spelling the kernel reads: `QS`, `Q♠`, `10H`, `JK`.
+            Json::String(text) => match text
+                .parse::<Face>()
+                .ok()
+                .and_then(|f| self.hidden.iter().find(|(face, _)| *face == f))
+            {
+                Some(&(_, c)) => Err(format!(
+                    "possible leak: {what} contains the text \"{text}\", the face of the card in {}, which {} does not know",
+                    self.place(c),
                     self.name()
                 )),
                 None => Ok(()),
