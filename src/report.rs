@@ -5,7 +5,6 @@ use crate::sim::Summary;
 
 /// The report page for a summary.
 pub fn html(summary: &Summary) -> String {
-    let data = summary.to_json().to_string().replace("</", "<\\/");
     let title = format!(
         "{}: {} games, {} players ({})",
         summary.variant,
@@ -13,15 +12,71 @@ pub fn html(summary: &Summary) -> String {
         summary.players,
         summary.seats.join(", ")
     );
-    PAGE.replace("{{TITLE}}", &escape(&title))
-        .replace("{{SUMMARY}}", &escape(&summary.to_text()))
-        .replace("{{DATA}}", &data)
+    let text = summary.to_text();
+    let data = script_json(&summary.to_json());
+    fill(PAGE, |slot| match slot {
+        "TITLE" => Some(escape_html(&title)),
+        "SUMMARY" => Some(escape_html(&text)),
+        "DATA" => Some(data.clone()),
+        _ => None,
+    })
 }
 
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+/// Fill a template's `{{NAME}}` placeholders in one pass over the template: a value is never
+/// scanned again, so a value that contains `{{DATA}}` stays that text. `value` returns each
+/// placeholder's text already escaped for where it stands; unknown names are left as written.
+fn fill(template: &str, value: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("}}") else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        match value(&after[..close]) {
+            Some(text) => out.push_str(&text),
+            None => out.push_str(&rest[open..open + 2 + close + 2]),
+        }
+        rest = &after[close + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Text for HTML element content or a quoted attribute value.
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON for a `<script type="application/json">` element: `<`, `>` and `&` (which JSON only
+/// has inside strings) and the line separators U+2028/U+2029 are written as `\uXXXX` escapes,
+/// so no value can close the element or open a comment, and the parsed data is unchanged.
+pub fn script_json(value: &serde_json::Value) -> String {
+    let json = value.to_string();
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 const PAGE: &str = r##"<!doctype html>
@@ -109,3 +164,88 @@ document.body.dataset.charts = "ok";
 </body>
 </html>
 "##;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const IMG: &str = "<img src=x onerror=alert(1)>";
+
+    fn hostile() -> Summary {
+        let mut s = Summary {
+            variant: format!("{{{{DATA}}}}{IMG}"),
+            players: 2,
+            seats: vec![format!("{{{{TITLE}}}}\"{IMG}"), "random".into()],
+            games: 1,
+            seconds: 2.0,
+            seat_wins: vec![1, 0],
+            ..Summary::default()
+        };
+        s.end_reasons.insert(
+            format!("{{{{DATA}}}}</script>{IMG}<!--\u{2028}\u{2029}&"),
+            1,
+        );
+        s.lengths.insert(3, 1);
+        s.scores.insert(5, 2);
+        s
+    }
+
+    /// The JSON inside the data element, as the page's script reads it.
+    fn data_of(page: &str) -> serde_json::Value {
+        let open = r#"<script id="data" type="application/json">"#;
+        let start = page.find(open).expect("the data element") + open.len();
+        let end = start + page[start..].find("</script>").expect("its end");
+        serde_json::from_str(&page[start..end]).expect("the data parses")
+    }
+
+    #[test]
+    fn placeholders_are_filled_in_one_pass() {
+        let out = fill("a{{X}}b{{Y}}c{{Z}}", |name| match name {
+            "X" => Some("{{Y}}".into()),
+            "Y" => Some("y".into()),
+            _ => None,
+        });
+        assert_eq!(out, "a{{Y}}byc{{Z}}");
+    }
+
+    #[test]
+    fn the_template_has_exactly_the_known_placeholders() {
+        let names: Vec<&str> = PAGE
+            .split("{{")
+            .skip(1)
+            .map(|s| s.split("}}").next().unwrap())
+            .collect();
+        assert_eq!(names, ["TITLE", "TITLE", "SUMMARY", "DATA"]);
+    }
+
+    #[test]
+    fn hostile_names_and_reasons_reach_the_page_escaped() {
+        let summary = hostile();
+        let page = html(&summary);
+        assert!(!page.contains("<img"), "{page}");
+        let script = &page[page.find("<script").unwrap()..];
+        assert!(!script.contains('\u{2028}') && !script.contains('\u{2029}'));
+        assert_eq!(page.matches("<script").count(), 2, "{page}");
+        assert_eq!(page.matches("</script>").count(), 2, "{page}");
+        assert!(!page.contains("<!--"), "{page}");
+        assert!(
+            page.contains("&lt;img src=x onerror=alert(1)&gt;"),
+            "{page}"
+        );
+        assert!(page.contains("{{DATA}}&lt;img"), "{page}");
+        assert_eq!(data_of(&page), summary.to_json());
+    }
+
+    #[test]
+    fn escapes_cover_text_attributes_and_script_json() {
+        assert_eq!(
+            escape_html(r#"<a href="x" title='y'>&</a>"#),
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;"
+        );
+        let json = serde_json::json!({"k": "</script>&\u{2028}"});
+        assert_eq!(
+            script_json(&json),
+            r#"{"k":"\u003c/script\u003e\u0026\u2028"}"#
+        );
+    }
+}

@@ -1,4 +1,5 @@
 //! The `deckspec` binary as users and CI run it: exit codes, the closing line, filters, JUnit.
+//! `simulate` and `merge` are in `cli_simulate.rs`.
 
 use std::path::Path;
 use std::process::Command;
@@ -144,78 +145,5 @@ fn check_command_runs_nothing_and_reports_problems() {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("spec-tests/invalid")
             .is_dir()
-    );
-}
-
-fn summary(args: &[&str]) -> serde_json::Value {
-    let run = deckspec(args);
-    assert_eq!(run.code, 0, "deckspec {args:?}:\n{}", run.stdout);
-    let mut json: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
-    // Timing differs from run to run; everything else must not.
-    for key in ["seconds", "games_per_second", "actions_per_second"] {
-        assert!(json.get(key).is_some(), "the summary lacks {key}");
-        json.as_object_mut().unwrap().remove(key);
-    }
-    json
-}
-
-#[test]
-fn simulate_is_the_same_for_any_jobs_and_shards_merge_exactly() {
-    let base = [
-        "simulate",
-        "cambia",
-        "--players",
-        "3",
-        "--games",
-        "40",
-        "--seed",
-        "7",
-        "--bots",
-        "random,expert,easy",
-        "--json",
-    ];
-    let one = summary(&[&base[..], &["--jobs", "1"]].concat());
-    let two = summary(&[&base[..], &["--jobs", "2"]].concat());
-    assert_eq!(one, two);
-    assert_eq!(one["games"], 40);
-    assert!(one["actions"].as_u64().unwrap() > 0);
-
-    let dir = std::env::temp_dir().join(format!("deckspec-shards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut files = Vec::new();
-    for k in 1..=3 {
-        let run = deckspec(&[&base[..], &["--shard", &format!("{k}/3")]].concat());
-        assert_eq!(run.code, 0);
-        let file = dir.join(format!("shard{k}.json"));
-        std::fs::write(&file, run.stdout).unwrap();
-        files.push(file.display().to_string());
-    }
-    let mut args = vec!["merge", "--json"];
-    args.extend(files.iter().map(String::as_str));
-    assert_eq!(summary(&args), one);
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-#[test]
-fn simulate_reports_bad_arguments() {
-    check(&["simulate", "cambia", "--bots", "expret"], 2, &[]);
-    check(&["simulate", "cambia", "--shard", "4/3"], 2, &[]);
-    check(
-        &["simulate", "cambia", "--house-rule", "penalty_draw_cuont=3"],
-        2,
-        &[],
-    );
-    check(&["simulate", "cambai"], 2, &[]);
-    check(
-        &[
-            "simulate",
-            "cambia",
-            "--games",
-            "5",
-            "--house-rule",
-            "penalty_draw_count=3",
-        ],
-        0,
-        &["games: 5", "actions/s:", "ended by:"],
     );
 }

@@ -1,59 +1,56 @@
-//! The HTML report opened in a real headless browser (Debian's chromium): its charts render.
-//! `.ci/run` installs chromium, so in CI this test always runs; elsewhere it is skipped, loudly,
-//! when no chromium is installed.
+//! The HTML report opened in a real headless browser (Debian's chromium): its charts render, and
+//! hostile names in a summary reach the page as text, never as markup.
+//! `.ci/run` installs chromium, so in CI these tests always run; elsewhere they are skipped,
+//! loudly, when no chromium is installed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn chromium() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("CHROMIUM") {
         return Some(PathBuf::from(path));
     }
-    ["chromium", "chromium-browser", "google-chrome"]
+    let found = ["chromium", "chromium-browser", "google-chrome"]
         .iter()
         .find_map(|name| {
             let out = Command::new("which").arg(name).output().ok()?;
             out.status
                 .success()
                 .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
-        })
-}
-
-#[test]
-fn report_charts_render_in_a_headless_browser() {
-    let Some(browser) = chromium() else {
+        });
+    if found.is_none() {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must install chromium (see .ci/run)"
         );
         eprintln!("SKIPPED: no chromium installed (apt-get install chromium)");
-        return;
-    };
-    let dir = std::env::temp_dir().join(format!("deckspec-report-{}", std::process::id()));
+    }
+    found
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("deckspec-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let report = dir.join("report.html");
+    dir
+}
+
+fn deckspec(args: &[&str]) -> std::process::Output {
     let out = Command::new(env!("CARGO_BIN_EXE_deckspec"))
-        .args([
-            "simulate",
-            "recall",
-            "--players",
-            "3",
-            "--bots",
-            "expert,easy,random",
-            "--games",
-            "30",
-            "--report",
-        ])
-        .arg(&report)
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("deckspec runs");
     assert!(
         out.status.success(),
-        "{}",
+        "deckspec {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let dom = Command::new(&browser)
+    out
+}
+
+/// The page's DOM after its scripts ran, as headless chromium dumps it.
+fn render(browser: &Path, dir: &Path, page: &Path) -> String {
+    let dom = Command::new(browser)
         .args([
             "--headless",
             "--no-sandbox",
@@ -67,10 +64,14 @@ fn report_charts_render_in_a_headless_browser() {
             "--dump-dom",
         ])
         .arg(format!("--user-data-dir={}", dir.join("profile").display()))
-        .arg(format!("file://{}", report.display()))
+        .arg(format!("file://{}", page.display()))
         .output()
         .expect("chromium runs");
-    let dom = String::from_utf8_lossy(&dom.stdout);
+    String::from_utf8_lossy(&dom.stdout).into_owned()
+}
+
+/// The charts' script finished and every chart drew bars.
+fn assert_charts(dom: &str) {
     assert!(
         dom.contains(r#"data-charts="ok""#),
         "the charts' script did not finish:\n{dom}"
@@ -88,6 +89,85 @@ fn report_charts_render_in_a_headless_browser() {
             .unwrap();
         assert!(bars > 0, "chart {chart} has no bars");
     }
+}
+
+#[test]
+fn report_charts_render_in_a_headless_browser() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("report");
+    let report = dir.join("report.html");
+    deckspec(&[
+        "simulate",
+        "recall",
+        "--players",
+        "3",
+        "--bots",
+        "expert,easy,random",
+        "--games",
+        "30",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    let dom = render(&browser, &dir, &report);
+    assert_charts(&dom);
     assert!(dom.matches("<rect").count() >= 10, "too few bars drawn");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+const IMG: &str = "<img src=x onerror=document.title='pwned'>";
+
+/// A `simulate --json` summary whose variant name, seat kinds and end reason are hostile: each
+/// holds a later placeholder (`{{DATA}}`, `{{SUMMARY}}`), markup and a script end tag.
+fn hostile_summary() -> String {
+    let out = deckspec(&[
+        "simulate",
+        "cambia",
+        "--players",
+        "2",
+        "--games",
+        "12",
+        "--json",
+    ]);
+    let mut json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    json["variant"] = format!("{{{{DATA}}}}{IMG}").into();
+    let reasons = json["end_reasons"].as_object_mut().unwrap();
+    let (reason, count) = reasons
+        .iter()
+        .next()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .unwrap();
+    reasons.remove(&reason);
+    reasons.insert(format!("{{{{SUMMARY}}}}</script>{IMG}<!--\u{2028}"), count);
+    json.to_string()
+}
+
+#[test]
+fn hostile_summaries_reach_the_report_as_text() {
+    let dir = scratch("hostile");
+    let summary = dir.join("hostile.json");
+    std::fs::write(&summary, hostile_summary()).unwrap();
+    let report = dir.join("hostile.html");
+    deckspec(&[
+        "merge",
+        summary.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        !page.contains("<img"),
+        "markup from the data reached the page:\n{page}"
+    );
+    assert_eq!(page.matches("</script>").count(), 2, "{page}");
+    assert!(page.contains("{{DATA}}&lt;img src=x"), "{page}");
+    let Some(browser) = chromium() else { return };
+    let dom = render(&browser, &dir, &report);
+    assert_charts(&dom);
+    assert!(
+        !dom.contains("<img"),
+        "an image element was created:\n{dom}"
+    );
+    assert!(!dom.contains("<title>pwned"), "a handler ran:\n{dom}");
+    assert!(dom.contains("{{DATA}}&lt;img src=x"), "{dom}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -1,0 +1,328 @@
+//! `deckspec simulate` (a study on threads, or one shard of it) and `deckspec merge` (shards'
+//! `--json` summaries into one): argument checks, the progress bar, printing and the report.
+
+use super::{EXIT_BROKEN, EXIT_FAILED, EXIT_OK, render};
+use crate::script::Variant;
+use crate::sim::{MAX_JOBS, Seating, Shard, Study};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// The arguments of `deckspec simulate`.
+#[derive(clap::Args, Debug)]
+pub struct SimulateArgs {
+    /// The variant to play.
+    pub variant: String,
+    /// Players per game.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Number of games; game i uses seed `seed + i`.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// The first seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Seats: one level for every seat, or one per seat (random, easy, medium, hard, expert).
+    #[arg(long, value_name = "LEVEL[,LEVEL…]", default_value = "random")]
+    pub bots: String,
+    /// A house rule for every game, `name=value` (repeatable).
+    #[arg(long = "house-rule", value_name = "NAME=VALUE")]
+    pub house_rules: Vec<String>,
+    /// Threads to play on (default: all cores; at most 256).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Play only the K-th of N disjoint slices of the games (`--shard 2/8`); combine the
+    /// shards' `--json` outputs with `deckspec merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a self-contained HTML report with charts.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// Check every step of every game (cards conserved, refusals change nothing, no hidden card
+    /// shown, replay gives the same log); a failed check names the seed and step (exit 1).
+    #[arg(long)]
+    pub verify: bool,
+    /// The folder holding the variants.
+    #[arg(long, default_value = "rules", value_name = "DIR")]
+    pub rules: PathBuf,
+}
+
+/// `name=value`, the value read as YAML (`true`, `3`, `[0, 1]`, a word).
+fn parse_house_rule(text: &str) -> Result<(String, crate::kernel::Value), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--house-rule takes name=value, not `{text}`"))?;
+    let yaml: serde_yaml::Value =
+        serde_yaml::from_str(value).map_err(|e| format!("--house-rule {name}: {e}"))?;
+    let value = crate::script::config::yaml_value(&yaml)
+        .ok_or_else(|| format!("--house-rule {name}: `{value}` is not a plain value"))?;
+    Ok((name.trim().to_string(), value))
+}
+
+/// Who sits where: one kind for every seat, or one per seat; bot levels must be the variant's.
+fn seating(args: &SimulateArgs, variant: &Variant) -> Result<Vec<Seating>, String> {
+    let players = args.players;
+    let seats = args
+        .bots
+        .split(',')
+        .map(|s| s.trim().parse())
+        .collect::<Result<Vec<Seating>, String>>()
+        .map_err(|e| format!("--bots: {e}"))?;
+    let seats = match seats.len() {
+        1 => vec![seats[0].clone(); players],
+        n if n == players => seats,
+        n => {
+            return Err(format!(
+                "--bots names {n} seats, but there are {players} players: give one level for every seat or one per seat"
+            ));
+        }
+    };
+    for seat in &seats {
+        let Seating::Bot(level) = seat else { continue };
+        let Some(book) = &variant.bots else {
+            return Err(format!(
+                "--bots: {} has no computer players (no bots.yaml in {}): use --bots random",
+                variant.name,
+                variant.dir.display()
+            ));
+        };
+        if !book.levels().any(|l| l == level) {
+            let levels: Vec<&str> = book.levels().collect();
+            return Err(format!(
+                "--bots: {} has no `{level}` level: its levels are {}",
+                variant.name,
+                levels.join(", ")
+            ));
+        }
+    }
+    Ok(seats)
+}
+
+/// The study the arguments ask for, every argument checked before any game is played.
+fn plan<'a>(args: &SimulateArgs, variant: &'a Variant) -> Result<Study<'a>, String> {
+    use crate::kernel::limits::MAX_PLAYERS;
+    if !(1..=MAX_PLAYERS).contains(&args.players) {
+        return Err(format!(
+            "--players takes 1 to {MAX_PLAYERS} players, not {}",
+            args.players
+        ));
+    }
+    if args.games == 0 {
+        return Err("--games takes 1 game or more, not 0".into());
+    }
+    let jobs = match args.jobs {
+        Some(j) if !(1..=MAX_JOBS).contains(&j) => {
+            return Err(format!("--jobs takes 1 to {MAX_JOBS} threads, not {j}"));
+        }
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS)),
+    };
+    let shard = args
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()?
+        .unwrap_or(Shard::WHOLE);
+    if args.seed.checked_add(args.games - 1).is_none() {
+        return Err(format!(
+            "--seed {} with --games {} needs seeds past {}: use a smaller --seed or --games",
+            args.seed,
+            args.games,
+            u64::MAX
+        ));
+    }
+    let seats = seating(args, variant)?;
+    let house = args
+        .house_rules
+        .iter()
+        .map(|h| parse_house_rule(h))
+        .collect::<Result<Vec<_>, String>>()?;
+    let house_text = args
+        .house_rules
+        .iter()
+        .filter_map(|h| {
+            h.split_once('=')
+                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        })
+        .collect();
+    Ok(Study {
+        variant,
+        seats,
+        house,
+        house_text,
+        games: args.games,
+        first_seed: args.seed,
+        shard,
+        jobs,
+        verify: args.verify,
+    })
+}
+
+/// Create and set up the study's first game: bad house rules and player counts the variant
+/// cannot deal for fail here, before any game runs.
+fn try_first_game(study: &Study) -> Result<(), String> {
+    use crate::kernel::{Game, NewGameError};
+    let table = study.variant.table();
+    let names: Vec<String> = (0..study.seats.len()).map(|i| format!("p{i}")).collect();
+    let mut game =
+        Game::new(table.clone(), names, study.first_seed, &study.house).map_err(|e| {
+            let names: Vec<&str> = table.house_rules.iter().map(|h| h.0.as_str()).collect();
+            let help = match &e {
+                NewGameError::UnknownHouseRule(n) => {
+                    crate::suggest::suggestion(n, names.iter().copied())
+                        .unwrap_or_else(|| format!("the house rules are: {}", names.join(", ")))
+                }
+                _ => String::new(),
+            };
+            let help = if help.is_empty() {
+                help
+            } else {
+                format!(" ({help})")
+            };
+            match e {
+                NewGameError::State(_) | NewGameError::DuplicatePlayer(_) => {
+                    format!("cannot create a {} game: {e}", study.variant.name)
+                }
+                _ => format!("--house-rule: {e}{help}"),
+            }
+        })?;
+    let started =
+        crate::sim::on_script_thread(|| game.start(study.variant)).map_err(|e| e.to_string())?;
+    started.map_err(|e| {
+        let what = format!(
+            "{} cannot set up a game of {} players{}",
+            study.variant.name,
+            study.seats.len(),
+            if study.house.is_empty() {
+                ""
+            } else {
+                " with these house rules"
+            }
+        );
+        match study.variant.diagnose(&e) {
+            Some(d) => format!("{what}:\n{}", render(&d).trim_end()),
+            None => format!("{what}: {e}"),
+        }
+    })
+}
+
+pub(super) fn simulate(args: SimulateArgs) -> i32 {
+    let variant = match Variant::load_named(&args.rules, &args.variant) {
+        Ok(v) => v,
+        Err(e) => {
+            eprint!("{}", render(&e));
+            return EXIT_BROKEN;
+        }
+    };
+    let study = match plan(&args, &variant).and_then(|s| try_first_game(&s).map(|()| s)) {
+        Ok(study) => study,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_BROKEN;
+        }
+    };
+    let planned = study.planned();
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(planned);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games, {per_sec}, eta {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let result = study.run(&|| bar.inc(1));
+    bar.finish_and_clear();
+    let summary = match result {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            if let crate::sim::SimError::Rules { error, .. } = &e
+                && let Some(d) = variant.diagnose(error)
+            {
+                eprint!("{}", render(&d));
+            }
+            return EXIT_FAILED;
+        }
+    };
+    print_summary(&summary, args.json, args.report.as_deref())
+}
+
+fn print_summary(summary: &crate::sim::Summary, json: bool, report: Option<&Path>) -> i32 {
+    if json {
+        println!("{}", summary.to_json());
+    } else {
+        print!("{}", summary.to_text());
+    }
+    if let Some(path) = report {
+        if let Err(e) = std::fs::write(path, crate::report::html(summary)) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return EXIT_BROKEN;
+        }
+        if !json {
+            println!("report: {}", path.display());
+        }
+    }
+    EXIT_OK
+}
+
+/// The arguments of `deckspec merge`.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// `simulate --json` outputs: the shards of one study.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Summarize the shards given even if some are missing (the summary says which).
+    #[arg(long)]
+    pub allow_partial: bool,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a self-contained HTML report with charts.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+}
+
+/// The largest summary file `merge` reads: real ones are a few kilobytes.
+const MAX_SUMMARY_BYTES: u64 = 64 * 1024 * 1024;
+
+fn read_summary(file: &Path) -> Result<crate::sim::Summary, String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_SUMMARY_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    if text.len() as u64 > MAX_SUMMARY_BYTES {
+        return Err(format!(
+            "{} is larger than {MAX_SUMMARY_BYTES} bytes: not a `simulate --json` summary",
+            file.display()
+        ));
+    }
+    serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a `simulate --json` summary: {e}", file.display()))
+}
+
+pub(super) fn merge(args: MergeArgs) -> i32 {
+    let mut parts = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        match read_summary(file) {
+            Ok(summary) => parts.push((file.display().to_string(), summary)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return EXIT_BROKEN;
+            }
+        }
+    }
+    match crate::sim::merge(&parts, args.allow_partial) {
+        Ok(total) => print_summary(&total, args.json, args.report.as_deref()),
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_BROKEN
+        }
+    }
+}

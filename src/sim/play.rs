@@ -1,0 +1,292 @@
+//! Playing one game: every seat uniformly random (`play_random`, the speed benchmark) or any mix
+//! of bots and random seats (`play_seated`).
+
+use super::verify::Verify;
+use super::{BotStats, GameSummary, MAX_STEPS, Seating, SimError};
+use crate::kernel::playout::{RandomAgent, Step};
+use crate::kernel::{Game, RuleError, Rules, Value};
+
+/// Play one game of a study: every seat random, or with bots; with `verify`, every step checked
+/// (`verify.rs`). The game is the same with or without checks.
+pub fn play(
+    variant: &crate::script::Variant,
+    seating: &[Seating],
+    seed: u64,
+    house: &[(String, Value)],
+    verify: bool,
+) -> Result<(GameSummary, BotStats), SimError> {
+    if seating.iter().all(|s| *s == Seating::Random) {
+        random_game(variant, seating.len(), seed, house, verify).map(|g| (g, BotStats::default()))
+    } else {
+        seated_game(variant, seating, seed, house, verify)
+    }
+}
+
+/// Play one game with uniformly random legal actions for every seat.
+pub fn play_random(
+    rules: &dyn Rules,
+    players: usize,
+    seed: u64,
+    house: &[(String, Value)],
+) -> Result<GameSummary, SimError> {
+    random_game(rules, players, seed, house, false)
+}
+
+fn names(players: usize) -> Vec<String> {
+    (0..players).map(|i| format!("p{i}")).collect()
+}
+
+/// The checks of a game, if verified: before and after each step, and at the end.
+struct Checks<'a>(Option<Verify<'a>>, u64);
+
+impl Checks<'_> {
+    fn before(&self, game: &Game) {
+        if let Some(v) = &self.0 {
+            v.before(game);
+        }
+    }
+
+    fn after(&self, game: &Game) -> Result<(), SimError> {
+        match &self.0 {
+            Some(v) => v
+                .after(game)
+                .map_err(|what| SimError::Verify { seed: self.1, what }),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&self, game: &Game) -> Result<(), SimError> {
+        match &self.0 {
+            Some(v) => v
+                .finish(game)
+                .map_err(|what| SimError::Verify { seed: self.1, what }),
+            None => Ok(()),
+        }
+    }
+}
+
+pub(super) fn random_game(
+    rules: &dyn Rules,
+    players: usize,
+    seed: u64,
+    house: &[(String, Value)],
+    verify: bool,
+) -> Result<GameSummary, SimError> {
+    let checks = Checks(
+        verify.then(|| Verify::new(rules, seed, names(players), house)),
+        seed,
+    );
+    let rules: &dyn Rules = match &checks.0 {
+        Some(v) => v,
+        None => rules,
+    };
+    let start = |message: String| SimError::Start { seed, message };
+    let mut game = Game::new(rules.table().clone(), names(players), seed, house)
+        .map_err(|e| start(e.to_string()))?;
+    checks.before(&game);
+    game.start(rules).map_err(|e| start(e.to_string()))?;
+    checks.after(&game)?;
+    let mut agent = RandomAgent::new(seed);
+    let mut actions = 0;
+    while !game.is_over() {
+        checks.before(&game);
+        if actions >= MAX_STEPS {
+            return Err(SimError::Endless {
+                seed,
+                steps: actions,
+            });
+        }
+        match agent.step(&mut game, rules) {
+            Ok(Step::Acted(_)) => actions += 1,
+            Ok(Step::Waited) => {}
+            Ok(Step::Stuck) => return Err(SimError::Stuck { seed }),
+            Err(error) => return Err(SimError::Rules { seed, error }),
+        }
+        checks.after(&game)?;
+        // Nobody reads the events of a random game: keep its memory flat.
+        game.forget_events_before(game.event_count());
+    }
+    checks.finish(&game)?;
+    summarize(rules, &mut game, seed, actions)
+}
+
+fn summarize(
+    rules: &dyn Rules,
+    game: &mut Game,
+    seed: u64,
+    actions: u64,
+) -> Result<GameSummary, SimError> {
+    let outcome = game
+        .state
+        .outcome
+        .clone()
+        .unwrap_or(crate::kernel::Outcome {
+            winners: Vec::new(),
+            reason: String::new(),
+        });
+    let scores = (0..game.state.player_count())
+        .map(|s| rules.score(&mut game.trial(), crate::kernel::Seat(s as u8)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|error| SimError::Rules { seed, error })?;
+    Ok(GameSummary {
+        seed,
+        actions,
+        winners: outcome.winners.iter().map(|s| s.index()).collect(),
+        reason: outcome.reason,
+        scores,
+    })
+}
+
+/// Play one game with the given seats; bots come from the variant's `bots.yaml`.
+pub fn play_seated(
+    variant: &crate::script::Variant,
+    seating: &[Seating],
+    seed: u64,
+    house: &[(String, Value)],
+) -> Result<(GameSummary, BotStats), SimError> {
+    seated_game(variant, seating, seed, house, false)
+}
+
+fn seated_game(
+    variant: &crate::script::Variant,
+    seating: &[Seating],
+    seed: u64,
+    house: &[(String, Value)],
+    verify: bool,
+) -> Result<(GameSummary, BotStats), SimError> {
+    use crate::kernel::{Arg, Seat};
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let start = |message: String| SimError::Start { seed, message };
+    let checks = Checks(
+        verify.then(|| Verify::new(variant, seed, names(seating.len()), house)),
+        seed,
+    );
+    let rules: &dyn Rules = match &checks.0 {
+        Some(v) => v,
+        None => variant,
+    };
+    let mut game = Game::new(variant.table().clone(), names(seating.len()), seed, house)
+        .map_err(|e| start(e.to_string()))?;
+    checks.before(&game);
+    game.start(rules).map_err(|e| start(e.to_string()))?;
+    checks.after(&game)?;
+    let needs_bots = seating.iter().any(|s| matches!(s, Seating::Bot(_)));
+    let book = match (&variant.bots, needs_bots) {
+        (Some(book), _) => Some(book),
+        (None, false) => None,
+        (None, true) => return Err(start(format!("{} has no bots.yaml", variant.name))),
+    };
+    let mut bots: Vec<Option<crate::script::bots::Bot>> = seating
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match (s, book) {
+            (Seating::Bot(level), Some(book)) => book.bot(Seat(i as u8), level, &game, seed),
+            _ => None,
+        })
+        .collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eed);
+    let mut stats = BotStats::default();
+    let mut actions = 0;
+    let mut steps = 0u64;
+    let n = seating.len();
+    while !game.is_over() {
+        checks.before(&game);
+        steps += 1;
+        if steps > MAX_STEPS {
+            return Err(SimError::Endless { seed, steps });
+        }
+        let first = game.state.current.map_or(0, |s| s.index());
+        let mut acted = false;
+        for k in 0..n {
+            let seat = Seat(((first + k) % n) as u8);
+            match (&seating[seat.index()], bots[seat.index()].as_mut(), book) {
+                (Seating::Bot(_), Some(bot), Some(book)) => {
+                    stats.decisions += 1;
+                    let decision = book
+                        .decide(bot, &game)
+                        .map_err(|error| SimError::Rules { seed, error })?;
+                    let Some(action) = decision else { continue };
+                    // Peeks exist to learn unknown cards; anything else must use remembered ones.
+                    let is_peek = action.name.contains("peek")
+                        || action
+                            .args
+                            .iter()
+                            .any(|a| matches!(a, Arg::Word(w) if w.contains("peek")));
+                    if !is_peek {
+                        for arg in &action.args {
+                            let card = match arg {
+                                Arg::Card(c) => Some(*c),
+                                Arg::Slot { seat, slot } => game
+                                    .state
+                                    .hand(*seat)
+                                    .get(*slot as usize)
+                                    .copied()
+                                    .flatten(),
+                                _ => None,
+                            };
+                            if let Some(card) = card
+                                && !book.remembers(bot, &game, card)
+                            {
+                                stats.unknown_cards.push(format!("{action:?}"));
+                            }
+                        }
+                    }
+                    match game.apply(rules, &action) {
+                        Ok(()) => acted = true,
+                        Err(RuleError::Refused(reason)) => {
+                            stats.refusals.push(format!("{action:?}: {reason}"))
+                        }
+                        Err(error) => return Err(SimError::Rules { seed, error }),
+                    }
+                }
+                _ => {
+                    let mut options: Vec<Option<crate::kernel::Action>> = game
+                        .candidates()
+                        .into_iter()
+                        .filter(|a| a.seat == seat)
+                        .map(Some)
+                        .collect();
+                    options.push(None);
+                    options.shuffle(&mut rng);
+                    for option in options {
+                        let Some(action) = option else { break };
+                        match game.apply(rules, &action) {
+                            Ok(()) => {
+                                acted = true;
+                                break;
+                            }
+                            Err(RuleError::Refused(_)) => {}
+                            Err(error) => return Err(SimError::Rules { seed, error }),
+                        }
+                    }
+                }
+            }
+            if acted {
+                actions += 1;
+                break;
+            }
+        }
+        if !acted {
+            let fired = game
+                .run_out(rules)
+                .map_err(|error| SimError::Rules { seed, error })?;
+            if !fired {
+                // Nobody chose to act and no timer runs: the current player must move.
+                let mut agent = RandomAgent::new(seed ^ steps);
+                match agent.step(&mut game, rules) {
+                    Ok(Step::Acted(_)) => actions += 1,
+                    Ok(Step::Waited) => {}
+                    Ok(Step::Stuck) => return Err(SimError::Stuck { seed }),
+                    Err(error) => return Err(SimError::Rules { seed, error }),
+                }
+            }
+        }
+        checks.after(&game)?;
+        // Events every bot has observed are no longer needed.
+        let observed = bots.iter().flatten().map(|b| b.seen()).min();
+        game.forget_events_before(observed.unwrap_or(game.event_count()));
+    }
+    checks.finish(&game)?;
+    Ok((summarize(rules, &mut game, seed, actions)?, stats))
+}
