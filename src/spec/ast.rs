@@ -1,6 +1,6 @@
 //! The scenario AST: what a `.feature` file says, with byte spans into the file for diagnostics.
 //!
-//! The parser (`parse.rs`) builds it from pest pairs; the runner (`runner.rs`) executes it.
+//! The parser (`parse/`) builds it from pest pairs; the runner (`runner/`) executes it.
 //! Spans are byte offsets into the whole file, so a diagnostic can underline the exact text.
 
 use crate::kernel::Face;

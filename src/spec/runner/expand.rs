@@ -1,0 +1,104 @@
+//! Expansion: each scenario with its Feature's and Rule's background steps before its own, and
+//! each Scenario Outline once per Examples row with its placeholders filled.
+
+use super::Concrete;
+use crate::spec::ast::*;
+use crate::spec::diag::Problem;
+
+/// Expand a feature into runnable scenarios (backgrounds prepended, outlines per row).
+/// Problems are returned for outline steps that do not parse after substitution.
+pub fn expand(feature: &Feature) -> (Vec<Concrete>, Vec<Problem>) {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let feature_tags: Vec<String> = feature.tags.iter().map(|t| t.name.clone()).collect();
+    let mut blocks: Vec<(Vec<String>, Vec<&Step>, &Vec<Scenario>)> = Vec::new();
+    let feature_bg: Vec<&Step> = feature
+        .background
+        .iter()
+        .flat_map(|b| b.steps.iter())
+        .collect();
+    blocks.push((feature_tags.clone(), feature_bg.clone(), &feature.scenarios));
+    for rule in &feature.rules {
+        let mut tags = feature_tags.clone();
+        tags.extend(rule.tags.iter().map(|t| t.name.clone()));
+        let mut bg = feature_bg.clone();
+        bg.extend(rule.background.iter().flat_map(|b| b.steps.iter()));
+        blocks.push((tags, bg, &rule.scenarios));
+    }
+    for (tags, background, scenarios) in blocks {
+        for scenario in scenarios {
+            let mut scenario_tags = tags.clone();
+            scenario_tags.extend(scenario.tags.iter().map(|t| t.name.clone()));
+            let steps: Vec<Step> = background
+                .iter()
+                .map(|s| (*s).clone())
+                .chain(scenario.steps.iter().cloned())
+                .collect();
+            if !scenario.is_outline {
+                out.push(Concrete {
+                    name: scenario.name.clone(),
+                    span: scenario.span,
+                    tags: scenario_tags,
+                    steps,
+                    example_row: None,
+                });
+                continue;
+            }
+            for examples in &scenario.examples {
+                let Some((header, rows)) = examples.table.rows.split_first() else {
+                    continue;
+                };
+                let mut example_tags = scenario_tags.clone();
+                example_tags.extend(examples.tags.iter().map(|t| t.name.clone()));
+                for (n, row) in rows.iter().enumerate() {
+                    let subst = |text: &str| -> String {
+                        let mut text = text.to_string();
+                        for (h, cell) in header.cells.iter().zip(&row.cells) {
+                            text = text.replace(&format!("<{}>", h.node), &cell.node);
+                        }
+                        text
+                    };
+                    let mut concrete_steps = Vec::new();
+                    for step in &steps {
+                        let mut step = step.clone();
+                        if let Some(doc) = &mut step.doc {
+                            doc.content = subst(&doc.content);
+                        }
+                        if step.body.is_none() {
+                            let text = subst(&step.text);
+                            let parsed = crate::spec::parse::parse_step_with(
+                                &text,
+                                step.text_span.start,
+                                step.kind,
+                                step.table.as_ref(),
+                                step.doc.as_ref(),
+                            );
+                            match parsed {
+                                Ok(body) => step.body = Some(body),
+                                Err(found) => {
+                                    for mut p in found {
+                                        p.message =
+                                            format!("{} (in Examples row {})", p.message, n + 1);
+                                        p.span = step.text_span;
+                                        problems.push(p);
+                                    }
+                                    continue;
+                                }
+                            }
+                            step.text = text;
+                        }
+                        concrete_steps.push(step);
+                    }
+                    out.push(Concrete {
+                        name: format!("{} ({})", subst(&scenario.name), n + 1),
+                        span: scenario.span,
+                        tags: example_tags.clone(),
+                        steps: concrete_steps,
+                        example_row: Some(row.span),
+                    });
+                }
+            }
+        }
+    }
+    (out, problems)
+}
