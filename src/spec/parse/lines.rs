@@ -2,6 +2,7 @@
 //! keywords (read on as if spelled right), steps without a keyword, and broken tag lines.
 
 use super::grammar::{Rule, ScenarioParser};
+use super::step::too_deep;
 use super::structure::{Builder, Header, Section};
 use super::{keyword_word, trimmed_span_of};
 use crate::spec::ast::{Span, StepKeyword, Tag};
@@ -68,7 +69,8 @@ impl<'s> Builder<'s> {
         if matches!(
             self.section,
             Section::Background | Section::Scenario | Section::Discard
-        ) && ScenarioParser::parse(Rule::step, text).is_ok()
+        ) && too_deep(text).is_none()
+            && ScenarioParser::parse(Rule::step, text).is_ok()
         {
             self.problem(
                 "step without a keyword",

@@ -16,10 +16,12 @@ use crate::spec::ast::{
     DocString, Feature, Row, Span, Spanned, StepBody, StepKeyword, StepKind, Table,
 };
 use crate::spec::diag::Problem;
+use crate::spec::limits::MAX_FILE_BYTES;
 use pest::Parser as _;
 use pest::error::InputLocation;
 use pest::iterators::Pair;
 
+mod fill;
 mod lines;
 mod outline;
 mod step;
@@ -44,6 +46,9 @@ use structure::Builder;
 
 /// Parse a whole file. Collects every problem in the file (not only the first), in file order.
 pub fn parse_feature(src: &str) -> Result<Feature, Vec<Problem>> {
+    if src.len() > MAX_FILE_BYTES {
+        return Err(vec![file_too_big()]);
+    }
     let mut builder = Builder::new(src);
     match ScenarioParser::parse(Rule::file, src) {
         Ok(mut pairs) => {
@@ -64,6 +69,18 @@ pub fn parse_feature(src: &str) -> Result<Feature, Vec<Problem>> {
         }
     }
     builder.finish()
+}
+
+/// The problem of a file larger than `MAX_FILE_BYTES`.
+pub fn file_too_big() -> Problem {
+    Problem::new(
+        format!(
+            "this file is larger than {MAX_FILE_BYTES} bytes (4 MiB), the limit for a scenario file"
+        ),
+        Span::default(),
+        "too big",
+    )
+    .with_help(Some("split it into several files".into()))
 }
 
 /// Parse one step's text (the part after the keyword), as found at byte `offset` of the file, for
@@ -143,19 +160,15 @@ pub fn placeholders(text: &str, offset: usize) -> Vec<Spanned<String>> {
 
 /// A template text with each `<column>` of `header` replaced by the cell of `row` below it.
 pub fn substitute(template: &str, header: &Row, row: &Row) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut last = 0;
-    for placeholder in placeholders(template, 0) {
-        let column = header.cells.iter().position(|c| c.node == placeholder.node);
-        if let Some(cell) = column.and_then(|i| row.cells.get(i)) {
-            out.push_str(&template[last..placeholder.span.start]);
-            out.push_str(&cell.node);
-            last = placeholder.span.end;
-        }
-    }
-    out.push_str(&template[last..]);
-    out
+    fill::fill(template, 0, &fill::Columns::new(header), row).text
 }
+
+/// Like [`substitute`], with the columns of the table already looked up.
+pub fn fill_text(template: &str, columns: &Columns<'_>, row: &Row) -> String {
+    fill::fill(template, 0, columns, row).text
+}
+
+pub use fill::{Columns, fill_step};
 
 // ─────────────────────────── shared helpers ───────────────────────────
 
@@ -169,8 +182,12 @@ fn trimmed_span_of(pair: &Pair<'_, Rule>) -> Span {
     Span::new(start, start + pair.as_str().trim_end().len())
 }
 
+/// Where the line holding byte `pos` starts: after the last line break before it (`\n`, `\r\n` or
+/// a lone `\r`). Scans back only over that line.
 fn line_start(src: &str, pos: usize) -> usize {
-    src[..pos.min(src.len())].rfind('\n').map_or(0, |i| i + 1)
+    src[..pos.min(src.len())]
+        .rfind(['\n', '\r'])
+        .map_or(0, |i| i + 1)
 }
 
 fn keyword_of(kind: StepKind) -> StepKeyword {

@@ -2,15 +2,30 @@
 //! Scenario Outline steps once per Examples row after `<placeholder>` substitution, so that a bad
 //! cell is reported at its row before anything runs.
 
+use super::fill::{Columns, FILLED_BASE, Mapped, examples_columns, fill};
+use super::placeholders;
 use super::step::{Attachments, StepInput, check_step, map_doc_offset};
-use super::{placeholders, substitute};
 use crate::spec::ast::{Background, DocString, Examples, Row, Scenario, Span, Spanned, Step};
-use crate::spec::diag::{Problem, did_you_mean, line_col};
+use crate::spec::diag::{LineIndex, Problem, did_you_mean};
 use std::collections::{HashMap, HashSet};
+
+/// An outline's Examples tables, and each one's columns by name with its rows.
+type Outline<'a, 'b> = (&'a [Examples], &'b [(Columns<'a>, &'a [Row])]);
+
+/// Where a problem with one row of an outline step is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// In the text of the step (or its keyword or table): the same for every row.
+    Step(Span),
+    /// In a cell's value: the cell, and the placeholder in the step it filled.
+    Cell { cell: Span, placeholder: Span },
+    /// Somewhere in a filled doc string: shown at the row.
+    Row,
+}
 
 /// Checks every step once the structure is known (outlines need their Examples).
 pub(super) struct Checker<'a> {
-    pub(super) src: &'a str,
+    pub(super) lines: &'a LineIndex,
     pub(super) problems: Vec<Problem>,
     pub(super) unknown_kind: &'a HashSet<usize>,
     pub(super) keyword_spans: &'a HashMap<usize, Span>,
@@ -25,7 +40,7 @@ impl Checker<'_> {
         scenarios: &mut [Scenario],
     ) {
         if let Some(background) = background {
-            self.steps(&mut background.steps, None);
+            self.steps(&mut background.steps);
         }
         for scenario in scenarios {
             if scenario.is_outline {
@@ -47,20 +62,23 @@ impl Checker<'_> {
                         );
                     }
                 }
-                self.steps(&mut scenario.steps, Some(&scenario.examples));
+                let tables = examples_columns(&scenario.examples);
+                for step in &mut scenario.steps {
+                    self.step(step, Some((&scenario.examples, &tables)));
+                }
             } else {
-                self.steps(&mut scenario.steps, None);
+                self.steps(&mut scenario.steps);
             }
         }
     }
 
-    pub(super) fn steps(&mut self, steps: &mut [Step], outline: Option<&[Examples]>) {
+    pub(super) fn steps(&mut self, steps: &mut [Step]) {
         for step in steps {
-            self.step(step, outline);
+            self.step(step, None);
         }
     }
 
-    pub(super) fn step(&mut self, step: &mut Step, outline: Option<&[Examples]>) {
+    pub(super) fn step(&mut self, step: &mut Step, outline: Option<Outline<'_, '_>>) {
         let kind = (!self.unknown_kind.contains(&step.span.start)).then_some(step.kind);
         let keyword_span = self
             .keyword_spans
@@ -90,7 +108,7 @@ impl Checker<'_> {
             }),
         };
         let in_text = placeholders(&step.text, step.text_span.start);
-        let Some(examples) = outline else {
+        let Some((examples, tables)) = outline else {
             if let Some(first) = in_text.first() {
                 self.problems.push(
                     Problem::new(
@@ -141,16 +159,15 @@ impl Checker<'_> {
                 )),
             );
         }
-        // Problems about a placeholder in a table are already reported.
+        // Problems about a placeholder in a table are already reported (spans in file order).
         let in_table_spans: Vec<Span> = in_table.iter().map(|p| p.span).collect();
         let keep = |p: &Problem| {
-            !in_table_spans
-                .iter()
-                .any(|s| s.start <= p.span.start && p.span.start < s.end)
+            let i = in_table_spans.partition_point(|s| s.start <= p.span.start);
+            i == 0 || in_table_spans[i - 1].end <= p.span.start
         };
         let mut columns_ok = true;
         for placeholder in in_text.iter().chain(&in_doc) {
-            if let Some(problem) = missing_column(self.src, placeholder, examples) {
+            if let Some(problem) = missing_column(self.lines, placeholder, examples, tables) {
                 columns_ok = false;
                 self.problems.push(problem);
             }
@@ -169,75 +186,112 @@ impl Checker<'_> {
         if !columns_ok || (in_text.is_empty() && in_doc.is_empty()) {
             return;
         }
-        // Try every example now, so that a bad cell is reported before anything runs. A problem
-        // that every row has is the template's own, and is reported once, at the step.
-        let (line, _) = line_col(self.src, step.span.start);
-        let mut failures: Vec<(Span, Problem)> = Vec::new();
-        let mut rows_tried = 0;
-        for example in examples {
-            let Some((header, rows)) = example.table.rows.split_first() else {
-                continue;
-            };
-            for row in rows {
+        // Try every example now, so that a bad cell is reported before anything runs. A filled
+        // text is parsed at `FILLED_BASE`, so its spans are told from file spans and mapped back:
+        // to the step's own text, or to the cell a value came from.
+        let line = self.lines.line(step.span.start);
+        let doc_span = step.doc.as_ref().map(|d| d.span);
+        let mut failures: Vec<(&Row, Problem, Source)> = Vec::new();
+        let mut rows_tried = 0usize;
+        for (columns, rows) in tables {
+            for row in rows.iter() {
                 rows_tried += 1;
-                let text = substitute(&step.text, header, row);
+                let filled = fill(&step.text, step.text_span.start, columns, row);
                 let doc = step.doc.as_ref().map(|d| DocString {
                     span: d.span,
-                    content: substitute(&d.content, header, row),
+                    content: fill(&d.content, 0, columns, row).text,
                 });
-                if let Err(problems) = check_step(&base.with(&text, doc.as_ref(), true))
-                    && let Some(problem) = problems.into_iter().find(|p| keep(p))
+                let mut input = base.with(&filled.text, doc.as_ref(), true);
+                input.offset = FILLED_BASE;
+                let Err(problems) = check_step(&input) else {
+                    continue;
+                };
+                let Some(problem) = problems.into_iter().find(|p| keep(p)) else {
+                    continue;
+                };
+                let source = if problem.span.start >= FILLED_BASE {
+                    let local = Span::new(
+                        problem.span.start - FILLED_BASE,
+                        problem.span.end.saturating_sub(FILLED_BASE),
+                    );
+                    match filled.map(local) {
+                        Mapped::Template(span) => Source::Step(span),
+                        Mapped::Cell { cell, placeholder } => Source::Cell { cell, placeholder },
+                    }
+                } else if !in_doc.is_empty()
+                    && doc_span.is_some_and(|d| {
+                        d.start <= problem.span.start && problem.span.start < d.end
+                    })
                 {
-                    failures.push((row.span, problem));
-                }
+                    Source::Row
+                } else {
+                    Source::Step(problem.span)
+                };
+                failures.push((row, problem, source));
             }
         }
-        // Spans into the substituted text match the file up to the first placeholder.
-        let exact_until = in_text.first().map_or(usize::MAX, |p| p.span.start);
+        // A problem that every row has is the template's own, and is reported once, at the step.
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for (_, problem, _) in &failures {
+            *counts.entry(problem.message.as_str()).or_default() += 1;
+        }
         let mut reported = HashSet::new();
-        for (row, problem) in &failures {
-            let count = failures
-                .iter()
-                .filter(|(_, p)| p.message == problem.message)
-                .count();
-            if rows_tried > 1 && count == rows_tried {
-                if reported.insert(problem.message.clone()) {
-                    let mut problem = problem.clone();
-                    if problem.span.end > exact_until {
-                        problem.span = step.text_span;
-                    }
-                    self.problems.push(problem);
-                }
-            } else {
-                self.problems.push(
-                    Problem::new(
-                        format!(
-                            "{} (the step on line {line}, with this row)",
-                            problem.message
-                        ),
-                        *row,
-                        "this row",
-                    )
+        for (row, problem, source) in &failures {
+            let everywhere = rows_tried > 1 && counts[problem.message.as_str()] == rows_tried;
+            let (span, label, suffix) = match (*source, everywhere) {
+                (_, true) if !reported.insert(problem.message.clone()) => continue,
+                (
+                    Source::Step(span)
+                    | Source::Cell {
+                        placeholder: span, ..
+                    },
+                    true,
+                ) => (span, problem.label.clone(), String::new()),
+                (Source::Row, true) => (step.text_span, problem.label.clone(), String::new()),
+                (Source::Step(span), false) => (
+                    span,
+                    problem.label.clone(),
+                    format!(
+                        " (with the Examples row on line {})",
+                        self.lines.line(row.span.start)
+                    ),
+                ),
+                (Source::Cell { cell, .. }, false) => (
+                    cell,
+                    "from this row".to_string(),
+                    format!(" (the step on line {line}, with this row)"),
+                ),
+                (Source::Row, false) => (
+                    row.span,
+                    "this row".to_string(),
+                    format!(" (the step on line {line}, with this row)"),
+                ),
+            };
+            self.problems.push(
+                Problem::new(format!("{}{suffix}", problem.message), span, label)
                     .with_help(problem.help.clone()),
-                );
-            }
+            );
         }
     }
 }
 
 /// A problem when `placeholder` is not a column of some `Examples:` table.
 fn missing_column(
-    src: &str,
+    lines: &LineIndex,
     placeholder: &Spanned<String>,
     examples: &[Examples],
+    tables: &[(Columns<'_>, &[Row])],
 ) -> Option<Problem> {
-    let with_header: Vec<(&Examples, &Row)> = examples
+    let with_header: Vec<(&Examples, &Row, &Columns<'_>)> = examples
         .iter()
         .filter_map(|e| e.table.rows.first().map(|h| (e, h)))
+        .zip(tables)
+        .map(|((e, h), (columns, _))| (e, h, columns))
         .collect();
-    let missing: Vec<&(&Examples, &Row)> = with_header
+    let missing: Vec<(&Examples, &Row)> = with_header
         .iter()
-        .filter(|(_, header)| !header.cells.iter().any(|c| c.node == placeholder.node))
+        .filter(|(_, _, columns)| columns.get(&placeholder.node).is_none())
+        .map(|(e, h, _)| (*e, *h))
         .collect();
     let (_, first_header) = missing.first()?;
     let place = if with_header.len() == 1 {
@@ -247,7 +301,7 @@ fn missing_column(
     } else {
         let lines: Vec<String> = missing
             .iter()
-            .map(|(e, _)| line_col(src, e.span.start).0.to_string())
+            .map(|(e, _)| lines.line(e.span.start).to_string())
             .collect();
         format!("the `Examples:` table on line {}", lines.join(", "))
     };

@@ -9,6 +9,7 @@ use crate::spec::ast::{
     DocString, Literal, SlotPattern, Span, Spanned, StepBody, StepKeyword, StepKind, Table,
 };
 use crate::spec::diag::Problem;
+use crate::spec::limits::MAX_NESTING;
 use pest::Parser as _;
 
 /// The table and doc string of a step, when the caller has them.
@@ -58,6 +59,39 @@ impl<'a> StepInput<'a> {
     }
 }
 
+/// Where a `[` opens a list nested deeper than `MAX_NESTING` in `text` (quoted text is skipped):
+/// the grammar reads lists recursively, so deeper input is refused before it is parsed.
+pub(super) fn too_deep(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut escaped = false;
+    for (at, b) in text.bytes().enumerate() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if quoted => escaped = true,
+            b'"' => quoted = !quoted,
+            b'[' if !quoted => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(at);
+                }
+            }
+            b']' if !quoted => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn nesting_problem(at: usize) -> Problem {
+    Problem::new(
+        format!("lists nest at most {MAX_NESTING} deep"),
+        Span::new(at, at + 1),
+        "too deep",
+    )
+    .with_help(Some("write a flatter list".into()))
+}
+
 /// Parse a step's text, then check its kind and its table or doc string.
 pub(super) fn check_step(input: &StepInput<'_>) -> Result<StepBody, Vec<Problem>> {
     let text = input.text.trim_end();
@@ -67,6 +101,9 @@ pub(super) fn check_step(input: &StepInput<'_>) -> Result<StepBody, Vec<Problem>
         return Err(vec![Problem::new("empty step", span, "nothing after the keyword").with_help(Some(
             "write what the step says after the keyword, such as `Given a cambia game with players ann, bob`".into(),
         ))]);
+    }
+    if let Some(at) = too_deep(text) {
+        return Err(vec![nesting_problem(input.offset + at)]);
     }
     let form = match ScenarioParser::parse(Rule::step, text) {
         Ok(mut pairs) => pairs
@@ -352,6 +389,10 @@ fn house_rules(
             );
         }
         cx.offset = value.span.start;
+        if too_deep(&value.node).is_some() {
+            problems.push(nesting_problem(value.span.start));
+            continue;
+        }
         let literal = match ScenarioParser::parse(Rule::value_entry, &value.node) {
             Ok(mut pairs) => pairs
                 .next()
@@ -441,7 +482,10 @@ pub(super) fn map_doc_offset(
     offset: usize,
 ) -> usize {
     doc_map
-        .and_then(|map| map.iter().rev().find(|(content, _)| *content <= offset))
+        .and_then(|map| {
+            let i = map.partition_point(|(content, _)| *content <= offset);
+            i.checked_sub(1).map(|i| map[i])
+        })
         .map_or(doc.span.start, |(content, file)| file + (offset - content))
 }
 

@@ -1,6 +1,7 @@
 //! The file level of the parser: the Gherkin structure (Feature, Rule, Background, Scenario,
 //! Examples, steps, tables and doc strings) built line by line from the `file` rule's pairs.
 
+use super::fill::check_expansion;
 use super::grammar::Rule;
 use super::outline::Checker;
 use super::{keyword_word, line_start, sorted, span_of, trimmed_span_of};
@@ -8,7 +9,7 @@ use crate::spec::ast::{
     Background, DocString, Examples, Feature, Row, RuleBlock, Scenario, Span, Spanned, Step,
     StepKeyword, StepKind, Table, Tag,
 };
-use crate::spec::diag::Problem;
+use crate::spec::diag::{LineIndex, Problem};
 use pest::iterators::Pair;
 use std::collections::{HashMap, HashSet};
 
@@ -654,8 +655,15 @@ impl<'s> Builder<'s> {
             );
         }
         let feature = self.feature.take();
+        let lines = LineIndex::new(self.src);
+        if let Some(feature) = &feature
+            && let Some(problem) = check_expansion(feature, &lines)
+        {
+            self.problems.push(problem);
+            return Err(sorted(std::mem::take(&mut self.problems)));
+        }
         let mut checker = Checker {
-            src: self.src,
+            lines: &lines,
             problems: std::mem::take(&mut self.problems),
             unknown_kind: &self.unknown_kind,
             keyword_spans: &self.keyword_spans,
@@ -663,7 +671,7 @@ impl<'s> Builder<'s> {
             broken_docs: &self.broken_docs,
         };
         let mut discarded = std::mem::take(&mut self.discarded);
-        checker.steps(&mut discarded, None);
+        checker.steps(&mut discarded);
         let Some(mut feature) = feature else {
             let mut problems = checker.problems;
             problems.push(

@@ -9,6 +9,7 @@ use crate::spec::ast::{
     Spanned, StepBody,
 };
 use crate::spec::diag::Problem;
+use crate::spec::limits::{MAX_COUNT, MAX_LIST_ITEMS, MAX_STEP_MILLIS};
 use pest::iterators::Pair;
 
 /// Turns the pairs of one parsed step into a `StepBody`, collecting value problems.
@@ -43,6 +44,13 @@ fn is_ident(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// A player's name: a lower-case ASCII letter, then lower-case letters, digits and `_`.
+fn is_player_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
 fn is_number(s: &str) -> bool {
     let digits = s.strip_prefix('-').unwrap_or(s);
     let (int, frac) = digits.split_once('.').unwrap_or((digits, "0"));
@@ -51,6 +59,9 @@ fn is_number(s: &str) -> bool {
         && int.bytes().all(|b| b.is_ascii_digit())
         && frac.bytes().all(|b| b.is_ascii_digit())
 }
+
+const DURATION_HELP: &str =
+    "a step lets from 0.001 to 86400 seconds (one day) pass; for longer, write several steps";
 
 const CARD_HELP: &str = "a card is a rank (A, 2-10, J, Q, K) and a suit (S, H, D, C or ♠♥♦♣), such as `7S` or `10H`; `JK` is a joker";
 
@@ -90,16 +101,57 @@ impl StepCx {
         )
     }
 
-    pub(super) fn name(&self, pair: &Pair<'_, Rule>) -> Name {
-        Spanned::new(pair.as_str().to_string(), self.span(pair))
+    /// A name as written; a player's name is checked to be lower-case ASCII.
+    pub(super) fn name(&mut self, pair: &Pair<'_, Rule>) -> Name {
+        let name = Spanned::new(pair.as_str().to_string(), self.span(pair));
+        if pair.as_rule() == Rule::player && !is_player_name(&name.node) {
+            let lower = name.node.to_lowercase();
+            let help = if is_player_name(&lower) {
+                format!("did you mean `{lower}`?")
+            } else {
+                "a player name starts with a lower-case letter, like `ann` or `player_2`".into()
+            };
+            self.problems.push(
+                Problem::new(
+                    format!(
+                        "player names are lowercase ASCII letters, digits and _: `{}`",
+                        name.node
+                    ),
+                    name.span,
+                    "not a player name",
+                )
+                .with_help(Some(help)),
+            );
+        }
+        name
     }
 
-    pub(super) fn players(&self, pair: Pair<'_, Rule>) -> Vec<Name> {
-        kids(pair)
-            .iter()
+    pub(super) fn players(&mut self, pair: Pair<'_, Rule>) -> Vec<Name> {
+        let players: Vec<Pair<'_, Rule>> = kids(pair)
+            .into_iter()
             .filter(|p| p.as_rule() == Rule::player)
-            .map(|p| self.name(p))
-            .collect()
+            .collect();
+        self.bounded(&players, "players");
+        players.iter().map(|p| self.name(p)).collect()
+    }
+
+    /// A problem when a list has more than `MAX_LIST_ITEMS` items, at the first one too many.
+    pub(super) fn bounded(&mut self, items: &[Pair<'_, Rule>], what: &str) -> bool {
+        let Some(beyond) = items.get(MAX_LIST_ITEMS) else {
+            return true;
+        };
+        self.problems.push(
+            Problem::new(
+                format!(
+                    "this step lists {} {what}; a step lists at most {MAX_LIST_ITEMS}",
+                    items.len()
+                ),
+                self.span(beyond),
+                "one too many",
+            )
+            .with_help(Some("shorten the list".into())),
+        );
+        false
     }
 
     pub(super) fn card_problem(&mut self, text: &str, span: Span) {
@@ -114,6 +166,28 @@ impl StepCx {
             Ok(face) => Some(face),
             Err(_) => {
                 self.card_problem(pair.as_str(), self.span(pair));
+                None
+            }
+        }
+    }
+
+    /// A count, a slot or a number of times: a whole number up to `MAX_COUNT`.
+    pub(super) fn count(&mut self, pair: &Pair<'_, Rule>) -> Option<u32> {
+        let n = self.number::<u64>(pair)?;
+        match u32::try_from(n) {
+            Ok(n) if u64::from(n) <= MAX_COUNT => Some(n),
+            _ => {
+                self.problems.push(
+                    Problem::new(
+                        format!(
+                            "`{}` is too large: a count or slot in a step is at most {MAX_COUNT}",
+                            pair.as_str()
+                        ),
+                        self.span(pair),
+                        "too large",
+                    )
+                    .with_help(Some("write a smaller number".into())),
+                );
                 None
             }
         }
@@ -139,7 +213,11 @@ impl StepCx {
     /// A hand pattern: cards, `_` and `?`.
     pub(super) fn slots(&mut self, pair: Pair<'_, Rule>) -> Vec<Spanned<SlotPattern>> {
         let mut out = Vec::new();
-        for item in kids(pair) {
+        let items = kids(pair);
+        if !self.bounded(&items, "slots") {
+            return out;
+        }
+        for item in items {
             let span = self.span(&item);
             let pattern = match item.as_rule() {
                 Rule::empty_slot => Some(SlotPattern::Empty),
@@ -156,7 +234,11 @@ impl StepCx {
     /// The cards of a pile: no `_` and no `?`.
     pub(super) fn pile(&mut self, pair: Pair<'_, Rule>) -> Vec<Spanned<Face>> {
         let mut out = Vec::new();
-        for item in kids(pair) {
+        let items = kids(pair);
+        if !self.bounded(&items, "cards") {
+            return out;
+        }
+        for item in items {
             let span = self.span(&item);
             let what = match item.as_rule() {
                 Rule::empty_slot => "`_` (an empty slot)",
@@ -187,7 +269,11 @@ impl StepCx {
             Rule::list => {
                 let mut items = Vec::new();
                 let mut ok = true;
-                for item in kids(pair) {
+                let kids = kids(pair);
+                if !self.bounded(&kids, "values") {
+                    return None;
+                }
+                for item in kids {
                     match self.literal(item, house) {
                         Some(literal) => items.push(literal),
                         None => ok = false,
@@ -235,7 +321,7 @@ impl StepCx {
         for kid in kids(pair) {
             match kid.as_rule() {
                 Rule::player => owner = Some(self.name(&kid)),
-                _ => slot = self.number(&kid),
+                _ => slot = self.count(&kid),
             }
         }
         Some((owner, slot?))
@@ -258,7 +344,11 @@ impl StepCx {
     }
 
     pub(super) fn action(&mut self, pair: Pair<'_, Rule>) -> Option<ActionCall> {
-        let mut parts = kids(pair).into_iter();
+        let parts = kids(pair);
+        if !self.bounded(parts.get(1..).unwrap_or_default(), "arguments") {
+            return None;
+        }
+        let mut parts = parts.into_iter();
         let name = parts.next()?;
         let name = self.name(&name);
         let mut args = Vec::new();
@@ -306,7 +396,7 @@ impl StepCx {
         if text.starts_with('-') {
             self.problems.push(
                 Problem::new("time cannot run backwards", span, "negative")
-                    .with_help(Some("write a number of seconds of 0 or more".into())),
+                    .with_help(Some(DURATION_HELP.into())),
             );
             return None;
         }
@@ -330,19 +420,35 @@ impl StepCx {
             .ok()
             .and_then(|s| s.checked_mul(1000))
             .and_then(|ms| ms.checked_add(format!("{frac:0<3}").parse::<u64>().ok()?));
-        if millis.is_none() {
-            self.problems.push(
-                Problem::new(format!("`{text}` is too large"), span, "too large")
-                    .with_help(Some("write a smaller number".into())),
-            );
-        }
-        millis
+        let problem = match millis {
+            Some(0) => Problem::new(format!("`{text}` seconds is no time at all"), span, "zero"),
+            Some(ms) if ms <= MAX_STEP_MILLIS => return Some(ms),
+            _ => Problem::new(
+                format!(
+                    "`{text}` seconds is more than a day ({} seconds)",
+                    MAX_STEP_MILLIS / 1000
+                ),
+                span,
+                "too long",
+            ),
+        };
+        self.problems
+            .push(problem.with_help(Some(DURATION_HELP.into())));
+        None
     }
 
     /// The audience-independent part of a `sees` step.
     pub(super) fn sees(&mut self, audience: Audience, rest: &[Pair<'_, Rule>]) -> Option<StepBody> {
         let (event, rest) = rest.split_first()?;
         let event = self.name(event);
+        let fields: Vec<Pair<'_, Rule>> = rest
+            .iter()
+            .filter(|p| p.as_rule() == Rule::field_match)
+            .cloned()
+            .collect();
+        if !self.bounded(&fields, "fields") {
+            return None;
+        }
         let mut fields = Vec::new();
         let mut times = None;
         let mut ok = true;
@@ -361,9 +467,7 @@ impl StepCx {
                     }
                 }
                 Rule::times => {
-                    let count = kids(part.clone())
-                        .first()
-                        .and_then(|n| self.number::<u32>(n));
+                    let count = kids(part.clone()).first().and_then(|n| self.count(n));
                     if matches!(audience, Audience::NotPlayer(_)) {
                         self.problems.push(
                             Problem::new("`does not see` takes no count", self.span(part), "count")
@@ -412,7 +516,7 @@ impl StepCx {
                 reason: Some(Spanned::new(unquote(text.clone()), self.span(text))),
             },
             (R::draw_pile_top, [card]) => StepBody::DrawPileTop(self.face(card)?),
-            (R::draw_pile_has, [n]) => StepBody::DrawPileHas(self.number(n)?),
+            (R::draw_pile_has, [n]) => StepBody::DrawPileHas(self.count(n)?),
             (R::draw_pile_is, [cards]) => StepBody::DrawPileIs(self.pile(cards.clone())),
             (R::discard_pile_top, [card]) => StepBody::DiscardPileTop(self.face(card)?),
             (R::discard_pile_is, [cards]) if cards.as_rule() == R::empty => {
@@ -425,17 +529,20 @@ impl StepCx {
             (R::turn, [player]) => StepBody::Turn(self.name(player)),
             (R::everyone_sees, rest) => self.sees(Audience::Everyone, rest)?,
             (R::only_sees, [player, rest @ ..]) => {
-                self.sees(Audience::Only(self.name(player)), rest)?
+                let player = self.name(player);
+                self.sees(Audience::Only(player), rest)?
             }
             (R::sees, [player, rest @ ..]) => {
-                self.sees(Audience::Player(self.name(player)), rest)?
+                let player = self.name(player);
+                self.sees(Audience::Player(player), rest)?
             }
             (R::does_not_see, [player, rest @ ..]) => {
-                self.sees(Audience::NotPlayer(self.name(player)), rest)?
+                let player = self.name(player);
+                self.sees(Audience::NotPlayer(player), rest)?
             }
             (R::slot_is, [player, slot, card]) => StepBody::SlotIs {
                 player: self.name(player),
-                slot: self.number(slot)?,
+                slot: self.count(slot)?,
                 card: if card.as_rule() == R::empty {
                     None
                 } else {
@@ -471,7 +578,7 @@ impl StepCx {
             },
             (R::holds_count, [player, n]) => StepBody::HoldsCount {
                 player: self.name(player),
-                count: self.number(n)?,
+                count: self.count(n)?,
             },
             (R::holds, [player, cards]) => StepBody::Holds {
                 player: self.name(player),

@@ -1,17 +1,21 @@
 //! Static checks of one scenario against its variant, before anything runs: players, actions,
 //! house rules, phases, properties, events, bot levels and rule tags, each with a suggestion.
 
+use super::position::{Deck, check_placements, check_step};
 use super::{Concrete, VariantProvider};
 use crate::spec::ast::*;
-use crate::spec::diag::{Problem, suggestion};
+use crate::spec::diag::{LineIndex, Problem, suggestion};
 use std::collections::HashSet;
 
 /// Static checks of one scenario against its variant: names of players, actions, house rules,
-/// phases, properties, events and rule tags, each with a suggestion.
+/// phases, properties, events and rule tags, each with a suggestion; the cards, slots and counts
+/// of its steps against the game's deck and bounds. `lines` indexes the scenario's file: a
+/// problem with a value from an Examples row names the step's line.
 pub fn check(
     scenario: &Concrete,
     provider: &dyn VariantProvider,
     tag_spans: &[Tag],
+    lines: &LineIndex,
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
     let Some(first) = scenario.steps.first() else {
@@ -44,7 +48,7 @@ pub fn check(
             ];
         }
     };
-    let table = v.table().clone();
+    let table = v.table();
     let names: Vec<&str> = players.iter().map(|p| p.node.as_str()).collect();
     let mut seen_players = HashSet::new();
     for p in players {
@@ -109,8 +113,18 @@ pub fn check(
     let house: Vec<&str> = table.house_rules.iter().map(|h| h.0.as_str()).collect();
     let phases: Vec<&str> = table.phases.iter().map(|p| p.name.as_str()).collect();
     let events: Vec<&str> = table.events.iter().map(|e| &**e).collect();
+    let setup_end = scenario
+        .steps
+        .iter()
+        .position(|s| s.kind != StepKind::Given)
+        .unwrap_or(scenario.steps.len());
+    let setup = &scenario.steps[..setup_end];
+    let deck = Deck::of(table, setup);
+    let mut from_row: Vec<(Problem, Vec<usize>)> = Vec::new();
     for step in &scenario.steps {
         let Some(body) = &step.body else { continue };
+        let before = problems.len();
+        check_step(step, table, &deck, &mut problems);
         match body {
             StepBody::NewGame { .. } if !std::ptr::eq(step, first) => problems.push(Problem::new(
                 "only the first step may start a game",
@@ -220,6 +234,39 @@ pub fn check(
             }
             _ => {}
         }
+        // A value that came from an Examples row is shown at its cell, once, with the lines of
+        // the steps that use it.
+        if let Some(row) = scenario.example_row {
+            for problem in problems.split_off(before) {
+                if !contains(row, problem.span) {
+                    problems.push(problem);
+                    continue;
+                }
+                let line = lines.line(step.span.start);
+                match from_row.iter_mut().find(|(p, _)| *p == problem) {
+                    Some((_, used_by)) => used_by.push(line),
+                    None => from_row.push((problem, vec![line])),
+                }
+            }
+        }
     }
+    for (mut problem, used_by) in from_row {
+        let used_by: Vec<String> = used_by.iter().map(usize::to_string).collect();
+        problem.message.push_str(&match used_by.as_slice() {
+            [one] => format!(" (the step on line {one}, with this row)"),
+            [init @ .., last] => format!(
+                " (the steps on lines {} and {last}, with this row)",
+                init.join(", ")
+            ),
+            [] => String::new(),
+        });
+        problems.push(problem);
+    }
+    check_placements(setup, &deck, scenario.example_row, lines, &mut problems);
     problems
+}
+
+/// Whether `inner` lies within `outer`.
+pub(super) fn contains(outer: Span, inner: Span) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
 }

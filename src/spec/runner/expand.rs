@@ -4,6 +4,7 @@
 use super::Concrete;
 use crate::spec::ast::*;
 use crate::spec::diag::Problem;
+use crate::spec::parse::{Columns, fill_step, fill_text};
 
 /// Expand a feature into runnable scenarios (backgrounds prepended, outlines per row).
 /// Problems are returned for outline steps that do not parse after substitution.
@@ -48,49 +49,25 @@ pub fn expand(feature: &Feature) -> (Vec<Concrete>, Vec<Problem>) {
                 let Some((header, rows)) = examples.table.rows.split_first() else {
                     continue;
                 };
+                let columns = Columns::new(header);
                 let mut example_tags = scenario_tags.clone();
                 example_tags.extend(examples.tags.iter().map(|t| t.name.clone()));
                 for (n, row) in rows.iter().enumerate() {
-                    let subst = |text: &str| -> String {
-                        let mut text = text.to_string();
-                        for (h, cell) in header.cells.iter().zip(&row.cells) {
-                            text = text.replace(&format!("<{}>", h.node), &cell.node);
-                        }
-                        text
-                    };
-                    let mut concrete_steps = Vec::new();
+                    let mut concrete_steps = Vec::with_capacity(steps.len());
                     for step in &steps {
-                        let mut step = step.clone();
-                        if let Some(doc) = &mut step.doc {
-                            doc.content = subst(&doc.content);
-                        }
-                        if step.body.is_none() {
-                            let text = subst(&step.text);
-                            let parsed = crate::spec::parse::parse_step_with(
-                                &text,
-                                step.text_span.start,
-                                step.kind,
-                                step.table.as_ref(),
-                                step.doc.as_ref(),
-                            );
-                            match parsed {
-                                Ok(body) => step.body = Some(body),
-                                Err(found) => {
-                                    for mut p in found {
-                                        p.message =
-                                            format!("{} (in Examples row {})", p.message, n + 1);
-                                        p.span = step.text_span;
-                                        problems.push(p);
-                                    }
-                                    continue;
+                        match fill_step(step, &columns, row) {
+                            Ok(step) => concrete_steps.push(step),
+                            Err(found) => {
+                                for mut p in found {
+                                    p.message =
+                                        format!("{} (in Examples row {})", p.message, n + 1);
+                                    problems.push(p);
                                 }
                             }
-                            step.text = text;
                         }
-                        concrete_steps.push(step);
                     }
                     out.push(Concrete {
-                        name: format!("{} ({})", subst(&scenario.name), n + 1),
+                        name: format!("{} ({})", fill_text(&scenario.name, &columns, row), n + 1),
                         span: scenario.span,
                         tags: example_tags.clone(),
                         steps: concrete_steps,

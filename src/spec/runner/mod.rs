@@ -13,6 +13,7 @@ use std::sync::Arc;
 mod check;
 mod expand;
 mod givens;
+mod position;
 mod run;
 mod then;
 

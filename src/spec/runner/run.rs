@@ -5,7 +5,7 @@ use super::then::describe_action;
 use super::{BotPlayer, Concrete, SpecVariant, VariantProvider};
 use crate::kernel::{Action, Arg, CardIdx, Face, Game, RuleError, Seat, Value};
 use crate::spec::ast::*;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Why a scenario failed.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,7 +62,12 @@ pub(super) struct Run<'a> {
     pub(super) refusal: Option<(String, Span)>,
     /// Whether the last When was an action that applied.
     pub(super) last_accepted: bool,
-    pub(super) pinned: HashSet<Face>,
+    /// Card objects whose face a Given placed.
+    pub(super) pinned: HashSet<CardIdx>,
+    /// How many times each face has been placed.
+    pub(super) placed: HashMap<Face, usize>,
+    /// The length of the discard pile a Given set, if one did.
+    pub(super) discard_given: Option<usize>,
     /// The computer player of each seat, from `<player> is a <level> bot`.
     pub(super) bots: Vec<Option<BotPlayer<'a>>>,
     /// The last `<player>'s bot acts`: who, what it chose, and the game just before.
@@ -119,6 +124,8 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
         refusal: None,
         last_accepted: false,
         pinned: HashSet::new(),
+        placed: HashMap::new(),
+        discard_given: None,
         bots: (0..players.len()).map(|_| None).collect(),
         bot_choice: None,
         seed,
@@ -139,6 +146,11 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
             {
                 run.place(step, body)?;
             }
+        }
+    }
+    for step in givens {
+        if let Some(body) = &step.body {
+            run.verify(step, body)?;
         }
     }
     for step in givens {
