@@ -389,3 +389,24 @@ fn a_face_may_be_placed_as_often_as_the_deck_has_it() {
         ],
     );
 }
+
+#[test]
+fn a_problem_on_a_very_long_line_is_reported_without_its_snippet() {
+    // The renderer pads to the column of the problem, and panics past column 65,535.
+    let dir = TempDir::new("long-line");
+    let src = format!(
+        "Feature: f\n  Scenario: s\n    Given a cambia game with players ann, bob\n    And ann holds {}1S\n",
+        "_, ".repeat(1000) + &" ".repeat(70_000)
+    );
+    let file = dir.write("long.feature", src.as_bytes());
+    check(
+        &["test", &file],
+        2,
+        &[
+            "× `1S` is not a card",
+            &format!("help: at {file}:4:73019 (the line is too long to show)"),
+            "did you mean `AS`? (an ace is written `A`)",
+            "\n0 passed, 0 failed\n",
+        ],
+    );
+}

@@ -186,21 +186,50 @@ impl SourceLines {
     }
 }
 
+/// The longest line (in bytes) a diagnostic shows as a snippet. The renderer pads to columns, and
+/// a column past 65,535 makes it panic; nobody reads such a line on a terminal anyway.
+const SHOWN_LINE_BYTES: usize = 1000;
+
+impl FileDiagnostic {
+    /// Whether the lines around the span are short enough to be shown.
+    fn showable(&self) -> bool {
+        let index = &self.lines.index;
+        let first = index.line(self.span.start).saturating_sub(1).max(1);
+        let last = index.line(self.span.end) + 1;
+        (first..=last.min(index.line_count()))
+            .all(|line| index.line_start(line + 1) - index.line_start(line) <= SHOWN_LINE_BYTES)
+    }
+}
+
 impl miette::Diagnostic for FileDiagnostic {
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(self)
+        self.showable().then_some(self as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        if !self.showable() {
+            return None;
+        }
         Some(Box::new(std::iter::once(
             miette::LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span),
         )))
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h.clone()) as Box<dyn std::fmt::Display>)
+        let mut help = self.help.clone();
+        if !self.showable() {
+            // No snippet: say where, as the snippet's header would.
+            let (line, column) = self.line_col();
+            let at = format!(
+                "at {}:{line}:{column} (the line is too long to show)",
+                self.path
+            );
+            help = Some(match help {
+                Some(h) => format!("{at}\n{h}"),
+                None => at,
+            });
+        }
+        help.map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
     }
 }
 
@@ -243,7 +272,28 @@ impl miette::SourceCode for FileDiagnostic {
     }
 }
 
-pub use crate::suggest::{did_you_mean, suggestion};
+/// A name longer than this is not compared with the candidates: none of them is that long, and
+/// comparing costs time and memory in proportion to its length.
+const SUGGESTED_LEN: usize = 64;
+
+/// `crate::suggest::did_you_mean`, for a name of reasonable length.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    if word.len() > SUGGESTED_LEN {
+        return None;
+    }
+    crate::suggest::did_you_mean(word, candidates)
+}
+
+/// `crate::suggest::suggestion`, for a name of reasonable length.
+pub fn suggestion<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    if word.len() > SUGGESTED_LEN {
+        return None;
+    }
+    crate::suggest::suggestion(word, candidates)
+}
 
 impl FileDiagnostic {
     /// The plain one-problem form used by `spec-tests/invalid/*.expected` and `--format short`:

@@ -197,6 +197,10 @@ impl<'s> Builder<'s> {
 
 /// `word` itself when it is a candidate, else the candidate it most likely misspells.
 fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str> + Clone) -> Option<&'a str> {
+    // No keyword is near a long word: do not compare it letter by letter.
+    if word.len() > 32 {
+        return None;
+    }
     candidates
         .clone()
         .find(|c| *c == word)
@@ -205,6 +209,9 @@ fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str> + Clone) ->
 
 /// The header keyword a misspelled word most likely means, and how to write it.
 fn closest_header(word: &str) -> Option<(Header, &'static str)> {
+    if word.len() > 32 {
+        return None;
+    }
     let lower = word.trim().to_lowercase();
     let best = closest(&lower, HEADER_WORDS.iter().map(|(w, _, _)| *w))?;
     HEADER_WORDS
@@ -215,6 +222,9 @@ fn closest_header(word: &str) -> Option<(Header, &'static str)> {
 
 /// The step keyword a misspelled word most likely means.
 fn closest_step_keyword(word: &str) -> Option<StepKeyword> {
+    if word.len() > 32 {
+        return None;
+    }
     let lower = word.to_lowercase();
     let best = closest(&lower, STEP_WORDS.iter().map(|(w, _)| *w)).or_else(|| {
         // Short words: one typo (`Adn`, `Thn`) is too much for Jaro-Winkler.

@@ -155,10 +155,18 @@ struct Word {
 }
 
 /// The words of a step for comparing with templates: commas dropped, `'s` and a final `:` split off.
+/// Only the first words of a step are compared with the forms, so a long line costs no more
+/// than a short one (every form fits in far fewer words).
+const COMPARED_WORDS: usize = 32;
+
+/// A word longer than this is too far from every word of every form to be compared letter by
+/// letter.
+const COMPARED_LEN: usize = 32;
+
 fn step_words(text: &str) -> Vec<Word> {
     let mut words = Vec::new();
     let mut from = 0;
-    for raw in text.split_whitespace() {
+    for raw in text.split_whitespace().take(COMPARED_WORDS) {
         let at = from + text[from..].find(raw).unwrap_or(0);
         from = at + raw.len();
         let lead = raw.len() - raw.trim_start_matches(',').len();
@@ -247,8 +255,12 @@ fn template_cost(words: &[Word], pattern: &[&str]) -> (f64, Option<Departure>) {
                             relax((i + 1, j + 1), 0.2, false);
                         } else {
                             let word = words[i].text.as_str();
-                            let similar = strsim::jaro_winkler(word, pat)
-                                .max(strsim::normalized_damerau_levenshtein(word, pat));
+                            let similar = if word.len() > COMPARED_LEN {
+                                0.0
+                            } else {
+                                strsim::jaro_winkler(word, pat)
+                                    .max(strsim::normalized_damerau_levenshtein(word, pat))
+                            };
                             let cost = if word == pat {
                                 -0.5
                             } else if similar >= 0.75 {
