@@ -5,6 +5,7 @@
 use super::check::contains;
 use super::run::literal_value;
 use crate::kernel::limits::MAX_PLAYERS;
+use crate::kernel::table::{FACE_CODES, face_code};
 use crate::kernel::{Face, Table, Value};
 use crate::spec::ast::*;
 use crate::spec::diag::{LineIndex, Problem};
@@ -12,7 +13,8 @@ use std::collections::HashMap;
 
 /// The deck a scenario's game is dealt from, by face.
 pub(super) struct Deck {
-    counts: HashMap<Face, usize>,
+    /// How many cards of each face, by `face_code`.
+    counts: [usize; FACE_CODES],
     size: usize,
     /// Why there are no jokers, when there are none, and the house rule that would add them.
     no_jokers: String,
@@ -38,9 +40,9 @@ impl Deck {
             }
         }
         let faces = table.deck_for(&house);
-        let mut counts = HashMap::new();
+        let mut counts = [0; FACE_CODES];
         for face in &faces {
-            *counts.entry(*face).or_insert(0) += 1;
+            counts[face_code(*face)] += 1;
         }
         let jokers_rule = table
             .deck
@@ -64,7 +66,7 @@ impl Deck {
     }
 
     fn count(&self, face: Face) -> usize {
-        self.counts.get(&face).copied().unwrap_or(0)
+        self.counts.get(face_code(face)).copied().unwrap_or(0)
     }
 
     /// A problem when `face` is not in the deck at all.
