@@ -47,7 +47,7 @@ impl Run<'_> {
         let st = &mut self.game.state;
         if st.face(card) != face {
             let holder = (0..st.cards.len())
-                .map(|i| CardIdx(i as u16))
+                .filter_map(|i| u16::try_from(i).ok().map(CardIdx))
                 .find(|c| *c != card && st.face(*c) == face && !self.pinned.contains(c))
                 .ok_or_else(|| {
                     Failure::at(

@@ -474,7 +474,9 @@ impl Run<'_> {
             None => n >= 1,
         };
         let times_text = times.map_or("at least once".to_string(), |t| format!("{t} times"));
-        let seats: Vec<Seat> = (0..st.player_count()).map(|i| Seat(i as u8)).collect();
+        let seats: Vec<Seat> = (0..st.player_count())
+            .filter_map(|i| u8::try_from(i).ok().map(Seat))
+            .collect();
         let counts: Vec<(String, usize)> = seats
             .iter()
             .map(|&s| (st.players[s.index()].clone(), count_for(s)))
