@@ -7,6 +7,7 @@ use std::process::Command;
 struct Run {
     code: i32,
     stdout: String,
+    stderr: String,
 }
 
 fn deckspec(args: &[&str]) -> Run {
@@ -19,8 +20,44 @@ fn deckspec(args: &[&str]) -> Run {
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// A fresh folder for one test's files, removed when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("deckspec-{name}-{}", std::process::id()));
+        std::fs::remove_dir_all(&dir).ok();
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+
+    fn write(&self, name: &str, bytes: &[u8]) -> String {
+        let path = self.0.join(name);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("a folder");
+        std::fs::write(&path, bytes).expect("a writable file");
+        path.display().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+const PASSING: &[u8] = include_bytes!("cli/passing.feature");
+
+/// A scenario file whose third line holds a byte that is not UTF-8 (0xFF, in `b?ob`).
+const NOT_UTF8: &[u8] =
+    b"Feature: not UTF-8\n  Scenario: s\n    Given a cambia game with players ann, b\xffob\n";
 
 /// One case: arguments, the exit code, and lines the output must contain (in order).
 fn check(args: &[&str], code: i32, lines: &[&str]) {
@@ -145,5 +182,159 @@ fn check_command_runs_nothing_and_reports_problems() {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("spec-tests/invalid")
             .is_dir()
+    );
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_that_files_error_and_the_rest_runs() {
+    let dir = TempDir::new("utf8");
+    let bad = dir.write("a_bad.feature", NOT_UTF8);
+    let good = dir.write("b_good.feature", PASSING);
+    let junit = dir.path("report.xml");
+    check(
+        &["test", &dir.0.display().to_string(), "--junit", &junit],
+        2,
+        &[
+            &format!("ERROR {bad} (1 problem; not run)"),
+            "× this file is not UTF-8: byte 76 (line 3, column 44) is 0xFF, which does not start a character",
+            &format!("[{bad}:3:44]"),
+            "help: save the file as UTF-8",
+            &format!("PASS  {good}:6  the game starts"),
+            &format!("PASS  {good}:11  ann draws"),
+            "\n2 passed, 0 failed\n",
+        ],
+    );
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit file is written");
+    assert!(xml.contains("this file is not UTF-8"), "{xml}");
+    assert_eq!(xml.matches("<testsuite ").count(), 2, "{xml}");
+}
+
+#[test]
+fn check_reports_a_file_that_is_not_utf8_and_goes_on() {
+    let dir = TempDir::new("check-utf8");
+    std::os::unix::fs::symlink(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"),
+        dir.0.join("rules"),
+    )
+    .expect("a symlink to the rules");
+    let bad = dir.write("spec-tests/a_bad.feature", NOT_UTF8);
+    dir.write("spec-tests/b_good.feature", PASSING);
+    check(
+        &["check", &dir.0.display().to_string()],
+        2,
+        &[
+            &format!("ERROR  {bad}"),
+            "× this file is not UTF-8: byte 76 (line 3, column 44) is 0xFF, which does not start a character",
+            "checked 4 variants and 2 files (2 scenarios): 1 problem\n",
+        ],
+    );
+}
+
+#[test]
+fn a_file_larger_than_the_limit_is_that_files_error() {
+    let dir = TempDir::new("big");
+    let mut big = PASSING.to_vec();
+    big.resize(4 * 1024 * 1024 + 1, b'\n');
+    let file = dir.write("big.feature", &big);
+    check(
+        &["test", &file],
+        2,
+        &[
+            &format!("ERROR {file} (1 problem; not run)"),
+            "× this file is larger than 4194304 bytes (4 MiB), the limit for a scenario file",
+            "help: split it into several files",
+            "\n0 passed, 0 failed\n",
+        ],
+    );
+}
+
+#[test]
+fn nothing_to_run_is_an_error() {
+    let dir = TempDir::new("empty");
+    let empty = dir.0.display().to_string();
+    check(
+        &["test", &empty],
+        2,
+        &[&format!("no scenarios found under {empty}\n")],
+    );
+    let notes = dir.write("notes.txt", b"Feature: not a feature file\n");
+    let only_background = dir.write(
+        "background.feature",
+        b"Feature: no scenarios\n  Background:\n    Given a cambia game with players ann, bob\n",
+    );
+    check(
+        &["test", &notes, &only_background],
+        2,
+        &[&format!(
+            "no scenarios found under {notes}, {only_background}\n"
+        )],
+    );
+    check(
+        &["test", "tests/cli/passing.feature", "--tags", "@nothing"],
+        2,
+        &["no scenarios matched --tags `@nothing` (2 scenarios in 1 file)\n"],
+    );
+    check(
+        &[
+            "test",
+            "tests/cli/passing.feature",
+            "tests/cli/failing.feature",
+            "--tags",
+            "not @cambia",
+            "-n",
+            "zzz",
+        ],
+        2,
+        &["no scenarios matched --tags `not @cambia` and --name `zzz` (3 scenarios in 2 files)\n"],
+    );
+}
+
+#[test]
+fn deeply_nested_tag_expressions_are_refused() {
+    let deep = format!("{}@fast{}", "(".repeat(5000), ")".repeat(5000));
+    let run = deckspec(&["test", "tests/cli/passing.feature", "--tags", &deep]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stderr,
+        "error: --tags: invalid tag expression: parentheses nest more than 32 deep at column 33\n"
+    );
+    let nested = format!("{}@fast{}", "(".repeat(32), ")".repeat(32));
+    check(
+        &["test", "tests/cli/passing.feature", "--tags", &nested],
+        0,
+        &["the game starts", "1 passed, 0 failed"],
+    );
+}
+
+#[test]
+fn a_face_may_be_placed_as_often_as_the_deck_has_it() {
+    check(
+        &["test", "tests/cli/jokers.feature"],
+        0,
+        &[
+            "PASS  tests/cli/jokers.feature:5  both jokers in one hand",
+            "1 passed, 0 failed",
+        ],
+    );
+}
+
+#[test]
+fn a_problem_on_a_very_long_line_is_reported_without_its_snippet() {
+    // The renderer pads to the column of the problem, and panics past column 65,535.
+    let dir = TempDir::new("long-line");
+    let src = format!(
+        "Feature: f\n  Scenario: s\n    Given a cambia game with players ann, bob\n    And ann holds {}1S\n",
+        "_, ".repeat(1000) + &" ".repeat(70_000)
+    );
+    let file = dir.write("long.feature", src.as_bytes());
+    check(
+        &["test", &file],
+        2,
+        &[
+            "× `1S` is not a card",
+            &format!("help: at {file}:4:73019 (the line is too long to show)"),
+            "did you mean `AS`? (an ace is written `A`)",
+            "\n0 passed, 0 failed\n",
+        ],
     );
 }

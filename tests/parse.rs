@@ -121,6 +121,63 @@ fn spans(feature: &Feature) -> Vec<(usize, usize)> {
     out
 }
 
+/// The only problem of a file, in the short form.
+fn only_problem(src: &str) -> String {
+    let problems = parse_feature(src).expect_err("must fail");
+    render(Path::new("x.feature"), src, problems)
+}
+
+#[test]
+fn a_hand_of_70000_slots_is_refused_at_the_step() {
+    let blanks = vec!["_"; 70_000].join(", ");
+    let src = format!(
+        "Feature: f\n  Scenario: s\n    Given a cambia game with players ann, bob\n    And ann holds 3D, 9C, {blanks}, 7S\n"
+    );
+    assert_eq!(
+        only_problem(&src),
+        "4:3093: this step lists 70003 slots; a step lists at most 1024\n  help: shorten the list"
+    );
+}
+
+#[test]
+fn deep_lists_are_refused_before_they_are_parsed() {
+    let deep = "[".repeat(100_000);
+    let src = format!(
+        "Feature: f\n  Scenario: s\n    Given the house rule x is {deep}\n    ann's x is {deep}\n    Given the house rules:\n      | x | {deep} |\n"
+    );
+    assert_eq!(
+        only_problem(&src),
+        [
+            "3:63: lists nest at most 32 deep\n  help: write a flatter list",
+            "4:5: this line is not a step\n  help: a step starts with `Given`, `When`, `Then`, `And` or `But`",
+            "6:13: lists nest at most 32 deep\n  help: write a flatter list",
+        ]
+        .join("\n")
+    );
+}
+
+#[test]
+fn a_file_larger_than_the_limit_is_one_problem() {
+    let src = format!("Feature: f\n{}", " ".repeat(4 * 1024 * 1024));
+    assert_eq!(
+        only_problem(&src),
+        "1:1: this file is larger than 4194304 bytes (4 MiB), the limit for a scenario file\n  help: split it into several files"
+    );
+}
+
+#[test]
+fn an_expansion_beyond_the_limit_is_one_problem() {
+    // 1,001 rows of 1,000 steps: more than a million steps once expanded.
+    let steps = "    Then the game is over\n".repeat(1000);
+    let rows = "      | a |\n".repeat(1001);
+    let src =
+        format!("Feature: f\n  Scenario Outline: o\n{steps}    Examples:\n      | x |\n{rows}");
+    assert_eq!(
+        only_problem(&src),
+        "2:3: this file expands to more than 1000000 steps (backgrounds are repeated for every scenario, outlines for every Examples row)\n  help: split the file, or use fewer or smaller background steps and Examples rows"
+    );
+}
+
 const FRAGMENTS: &[&str] = &[
     "Feature: f",
     "  Rule: r",

@@ -1,5 +1,6 @@
 //! The spec harness (`harness = false`): runs every scenario under `spec-tests/`, then checks that
-//! every file under `spec-tests/invalid/` fails exactly as its `.expected` file says.
+//! every file under `spec-tests/invalid/` fails exactly as its `.expected` file says: at parse or
+//! check time, or (`run_*` fixtures, which check cleanly) when its scenarios run.
 //!
 //! `UPDATE_EXPECT=1 cargo test --test spec` rewrites the `.expected` files (bless).
 
@@ -130,24 +131,29 @@ fn check_invalid(failures: &mut Vec<String>) -> (usize, usize) {
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "feature"))
     {
-        let src = std::fs::read_to_string(path).expect("a readable fixture");
-        let (_, _, problems) = suite::check_file(&src, &provider);
-        let src = Arc::new(src);
-        let text = problems
-            .into_iter()
-            .map(|p| {
-                deckspec::spec::diag::FileDiagnostic::new(
-                    &path.display().to_string(),
-                    src.clone(),
-                    p,
-                )
-                .short()
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+        // A fixture fails to parse or check; one that checks cleanly (`run_*`) fails when run.
+        let loaded = suite::load_file(path);
+        let result = match loaded.problem {
+            Some(problem) => {
+                suite::FileResult::not_run(&path.display().to_string(), loaded.src, vec![problem])
+            }
+            None => suite::run_file(
+                &path.display().to_string(),
+                loaded.src,
+                &provider,
+                &Filter::default(),
+            ),
+        };
+        let mut lines: Vec<String> = result.diagnostics().iter().map(|d| d.short()).collect();
+        for s in &result.scenarios {
+            if let Outcome::Failed(f) = &s.outcome {
+                lines.push(result.failure_diagnostic(f).short());
+            }
+        }
+        let text = lines.join("\n");
         let passed = if text.is_empty() {
             failures.push(format!(
-                "{} parsed and checked cleanly, but must fail",
+                "{} parsed, checked and ran cleanly, but must fail",
                 path.display()
             ));
             false

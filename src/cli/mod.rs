@@ -215,18 +215,16 @@ fn test(
         }
     };
     let provider = ScriptProvider::new(rules);
+    let filters = describe_filters(tags.as_ref(), name.as_deref());
     let filter = Filter { tags, name };
     let mut results = Vec::new();
     for file in &files {
         let path = file.display().to_string();
-        let src = match std::fs::read_to_string(file) {
-            Ok(s) => Arc::new(s),
-            Err(e) => {
-                eprintln!("error: cannot read {path}: {e}");
-                return EXIT_BROKEN;
-            }
+        let loaded = suite::load_file(file);
+        let result = match loaded.problem {
+            Some(problem) => suite::FileResult::not_run(&path, loaded.src, vec![problem]),
+            None => suite::run_file(&path, loaded.src, &provider, &filter),
         };
-        let result = suite::run_file(&path, src, &provider, &filter);
         print_file(&result);
         results.push(result);
     }
@@ -240,16 +238,49 @@ fn test(
         eprintln!("error: cannot write {}: {e}", junit.display());
         return EXIT_BROKEN;
     }
-    println!("{}", totals.line());
-    totals.exit_code()
+    let found: usize = results.iter().map(|r| r.found).sum();
+    let ran = totals.passed + totals.failed + totals.skipped;
+    if ran > 0 || totals.broken_files > 0 {
+        println!("{}", totals.line());
+        return totals.exit_code();
+    }
+    if found == 0 {
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        println!("no scenarios found under {}", shown.join(", "));
+    } else {
+        println!(
+            "no scenarios matched {filters} ({} in {})",
+            counted(found, "scenario"),
+            counted(files.len(), "file")
+        );
+    }
+    EXIT_BROKEN
+}
+
+/// `1 file`, `2 files`.
+fn counted(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The filters of `deckspec test` as the user wrote them, for "no scenarios matched".
+fn describe_filters(tags: Option<&TagExpr>, name: Option<&str>) -> String {
+    let mut parts = Vec::new();
+    if let Some(tags) = tags {
+        parts.push(format!("--tags `{tags}`"));
+    }
+    if let Some(name) = name {
+        parts.push(format!("--name `{name}`"));
+    }
+    parts.join(" and ")
 }
 
 fn print_file(result: &suite::FileResult) {
     if !result.problems.is_empty() {
+        let count = result.problems.len();
         println!(
-            "ERROR {} ({} problems; not run)",
+            "ERROR {} ({count} problem{}; not run)",
             result.path,
-            result.problems.len()
+            if count == 1 { "" } else { "s" }
         );
         for d in result.diagnostics() {
             print!("{}", render(&d));
@@ -304,36 +335,31 @@ fn check(dir: &Path) -> i32 {
     let mut scenarios = 0;
     for file in &files {
         let path = file.display().to_string();
-        let Ok(src) = std::fs::read_to_string(file) else {
-            problems += 1;
-            println!("ERROR  {path}: cannot read");
-            continue;
+        let loaded = suite::load_file(file);
+        let found = match loaded.problem {
+            Some(problem) => vec![problem],
+            None => {
+                let (_, concrete, found) = suite::check_file(&loaded.src, &provider);
+                scenarios += concrete.len();
+                found
+            }
         };
-        let src = Arc::new(src);
-        let (_, concrete, found) = suite::check_file(&src, &provider);
-        scenarios += concrete.len();
         if found.is_empty() {
             continue;
         }
         problems += found.len();
-        let result = suite::FileResult {
-            path: path.clone(),
-            src,
-            feature: None,
-            problems: found,
-            scenarios: Vec::new(),
-        };
+        let result = suite::FileResult::not_run(&path, loaded.src, found);
         println!("ERROR  {path}");
         for d in result.diagnostics() {
             print!("{}", render(&d));
         }
     }
     println!(
-        "checked {} variants and {} files ({} scenarios): {} problems",
-        names.len(),
-        files.len(),
-        scenarios,
-        problems
+        "checked {} and {} ({}): {}",
+        counted(names.len(), "variant"),
+        counted(files.len(), "file"),
+        counted(scenarios, "scenario"),
+        counted(problems, "problem")
     );
     if problems > 0 { EXIT_BROKEN } else { EXIT_OK }
 }

@@ -204,7 +204,8 @@ pub fn locate(src: &str, path: &[&str], needle: Option<&str>) -> (usize, usize) 
             None => break,
         }
     }
-    if let Some(needle) = needle {
+    // An empty needle (a YAML key written `""`) would match everywhere without advancing.
+    if let Some(needle) = needle.filter(|n| !n.is_empty()) {
         let search_from = found.map_or(0, |f| f.0);
         let mut pos = search_from;
         while let Some(i) = src[pos..].find(needle) {
@@ -215,7 +216,10 @@ pub fn locate(src: &str, path: &[&str], needle: Option<&str>) -> (usize, usize) 
             if before_ok && after_ok {
                 return (s, e);
             }
-            pos = e;
+            pos = e.max(s + 1);
+            while !src.is_char_boundary(pos) {
+                pos += 1;
+            }
         }
     }
     found.unwrap_or((0, src.find('\n').unwrap_or(src.len())))

@@ -1,6 +1,6 @@
 //! The scenario AST: what a `.feature` file says, with byte spans into the file for diagnostics.
 //!
-//! The parser (`parse.rs`) builds it from pest pairs; the runner (`runner.rs`) executes it.
+//! The parser (`parse/`) builds it from pest pairs; the runner (`runner/`) executes it.
 //! Spans are byte offsets into the whole file, so a diagnostic can underline the exact text.
 
 use crate::kernel::Face;
@@ -339,4 +339,125 @@ pub enum StepBody {
     },
     /// `ann receives:` followed by a doc string holding a JSON object.
     Receives { player: Name },
+}
+
+impl ActionCall {
+    fn spans_mut<'a>(&'a mut self, out: &mut Vec<&'a mut Span>) {
+        out.push(&mut self.name.span);
+        for arg in &mut self.args {
+            out.push(&mut arg.span);
+            if let ArgExpr::Slot {
+                owner: Some(owner), ..
+            } = &mut arg.node
+            {
+                out.push(&mut owner.span);
+            }
+        }
+    }
+}
+
+impl KnowTarget {
+    fn spans_mut<'a>(&'a mut self, out: &mut Vec<&'a mut Span>) {
+        if let KnowTarget::Slot { owner, .. } = self {
+            out.push(&mut owner.span);
+        }
+    }
+}
+
+impl StepBody {
+    /// Every span in the body, to move them (an outline step's spans are mapped from its filled
+    /// text back to the file).
+    pub fn spans_mut(&mut self) -> Vec<&mut Span> {
+        let mut out = Vec::new();
+        match self {
+            StepBody::NewGame { variant, players } => {
+                out.push(&mut variant.span);
+                out.extend(players.iter_mut().map(|p| &mut p.span));
+            }
+            StepBody::HouseRule { name, value } => {
+                out.push(&mut name.span);
+                out.push(&mut value.span);
+            }
+            StepBody::HouseRules(rows) => {
+                for (name, value) in rows {
+                    out.push(&mut name.span);
+                    out.push(&mut value.span);
+                }
+            }
+            StepBody::Holds { player, cards } => {
+                out.push(&mut player.span);
+                out.extend(cards.iter_mut().map(|c| &mut c.span));
+            }
+            StepBody::HoldsCount { player, .. }
+            | StepBody::SlotIs { player, .. }
+            | StepBody::Turn(player)
+            | StepBody::BotActs { player }
+            | StepBody::Receives { player } => out.push(&mut player.span),
+            StepBody::DrawPileIs(faces) | StepBody::DiscardPileIs(faces) => {
+                out.extend(faces.iter_mut().map(|f| &mut f.span));
+            }
+            StepBody::Knows { player, target } | StepBody::DoesNotKnow { player, target } => {
+                out.push(&mut player.span);
+                target.spans_mut(&mut out);
+            }
+            StepBody::Did { player, action } | StepBody::Does { player, action } => {
+                out.push(&mut player.span);
+                action.spans_mut(&mut out);
+            }
+            StepBody::BotSeat { player, level } => {
+                out.push(&mut player.span);
+                out.push(&mut level.span);
+            }
+            StepBody::BotChose { player, action } => {
+                out.push(&mut player.span);
+                if let Some(action) = action {
+                    action.spans_mut(&mut out);
+                }
+            }
+            StepBody::PhaseIs(name) => out.push(&mut name.span),
+            StepBody::Rejected { reason } => out.extend(reason.iter_mut().map(|r| &mut r.span)),
+            StepBody::ScoreIs { player, score } => {
+                out.push(&mut player.span);
+                out.push(&mut score.span);
+            }
+            StepBody::Win(players) => out.extend(players.iter_mut().map(|p| &mut p.span)),
+            StepBody::Property {
+                player,
+                name,
+                value,
+            } => {
+                out.extend(player.iter_mut().map(|p| &mut p.span));
+                out.push(&mut name.span);
+                out.push(&mut value.span);
+            }
+            StepBody::Sees {
+                audience,
+                event,
+                fields,
+                ..
+            } => {
+                match audience {
+                    Audience::Only(p) | Audience::Player(p) | Audience::NotPlayer(p) => {
+                        out.push(&mut p.span)
+                    }
+                    Audience::Everyone => {}
+                }
+                out.push(&mut event.span);
+                for field in fields {
+                    out.push(&mut field.path.span);
+                    out.push(&mut field.value.span);
+                }
+            }
+            StepBody::Seed(_)
+            | StepBody::DrawPileHas(_)
+            | StepBody::DrawPileTop(_)
+            | StepBody::DiscardPileTop(_)
+            | StepBody::TimePasses { .. }
+            | StepBody::TimeRunsOut
+            | StepBody::Draw
+            | StepBody::Over
+            | StepBody::NotOver => {}
+        }
+        out
+    }
 }

@@ -2,9 +2,12 @@
 //! filters, and report per scenario, per file and as JUnit XML.
 
 use super::ast::{Feature, Span, Tag};
-use super::diag::{FileDiagnostic, Problem};
+use super::diag::{FileDiagnostic, LineIndex, Problem, SourceLines};
+use super::limits::{MAX_FILE_BYTES, MAX_PROBLEMS_PER_FILE};
 use super::runner::{self, Concrete, Failure, VariantProvider};
 use super::tags::TagExpr;
+use std::collections::{HashMap, HashSet};
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,17 +53,38 @@ pub struct ScenarioResult {
 pub struct FileResult {
     pub path: String,
     pub src: Arc<String>,
+    /// The lines of `src`, indexed once for all its diagnostics.
+    pub lines: Arc<SourceLines>,
     pub feature: Option<String>,
-    /// Parse errors and static-check errors: the file was not run.
+    /// Parse errors and static-check errors (or why the file could not be read): not run.
     pub problems: Vec<Problem>,
+    /// The scenarios the file holds (outlines once per row), whether or not they were run.
+    pub found: usize,
     pub scenarios: Vec<ScenarioResult>,
 }
 
 impl FileResult {
+    /// A file that was not run: its problems only.
+    pub fn not_run(path: &str, src: Arc<String>, problems: Vec<Problem>) -> FileResult {
+        FileResult {
+            path: path.to_string(),
+            lines: Arc::new(SourceLines::new(&src)),
+            src,
+            feature: None,
+            problems,
+            found: 0,
+            scenarios: Vec::new(),
+        }
+    }
+
+    fn diagnostic(&self, problem: Problem) -> FileDiagnostic {
+        FileDiagnostic::with_lines(&self.path, self.src.clone(), self.lines.clone(), problem)
+    }
+
     pub fn diagnostics(&self) -> Vec<FileDiagnostic> {
         self.problems
             .iter()
-            .map(|p| FileDiagnostic::new(&self.path, self.src.clone(), p.clone()))
+            .map(|p| self.diagnostic(p.clone()))
             .collect()
     }
 
@@ -79,7 +103,62 @@ impl FileResult {
             } else {
                 Some(help.join("\n"))
             });
-        FileDiagnostic::new(&self.path, self.src.clone(), problem)
+        self.diagnostic(problem)
+    }
+}
+
+/// A scenario file as read from disk: its text, or the problem that stops it from being parsed
+/// (too big, not UTF-8, unreadable). The text of a file that is not UTF-8 is its bytes with each
+/// invalid sequence replaced by `U+FFFD`, so the problem can be shown in context.
+pub struct Loaded {
+    pub src: Arc<String>,
+    pub problem: Option<Problem>,
+}
+
+/// Read a scenario file, at most `MAX_FILE_BYTES` of it.
+pub fn load_file(path: &Path) -> Loaded {
+    let fail = |src: String, problem: Problem| Loaded {
+        src: Arc::new(src),
+        problem: Some(problem),
+    };
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes));
+    if let Err(e) = read {
+        return fail(
+            String::new(),
+            Problem::new(
+                format!("cannot read this file: {e}"),
+                Span::default(),
+                "unreadable",
+            ),
+        );
+    }
+    if bytes.len() > MAX_FILE_BYTES {
+        return fail(String::new(), super::parse::file_too_big());
+    }
+    match String::from_utf8(bytes) {
+        Ok(src) => Loaded {
+            src: Arc::new(src),
+            problem: None,
+        },
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let src = String::from_utf8_lossy(&bytes).into_owned();
+            // The text before the first bad byte is the same in `src`, which has U+FFFD there.
+            let (line, column) = LineIndex::new(&src).line_col(&src, at);
+            let problem = Problem::new(
+                format!(
+                    "this file is not UTF-8: byte {at} (line {line}, column {column}) is 0x{:02X}, which does not start a character",
+                    bytes[at]
+                ),
+                Span::new(at, at + '\u{FFFD}'.len_utf8()),
+                "not UTF-8",
+            )
+            .with_help(Some("save the file as UTF-8".into()));
+            fail(src, problem)
+        }
     }
 }
 
@@ -115,47 +194,68 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Parse and check a file without running it: its problems (parse, names, rule tags).
+/// Parse and check a file without running it: its problems (parse, names, rule tags, cards),
+/// in file order, at most `MAX_PROBLEMS_PER_FILE` of them and then one that counts the rest.
 pub fn check_file(
     src: &str,
     provider: &dyn VariantProvider,
 ) -> (Option<Feature>, Vec<Concrete>, Vec<Problem>) {
     let feature = match super::parse::parse_feature(src) {
         Ok(f) => f,
-        Err(problems) => return (None, Vec::new(), problems),
+        Err(problems) => return (None, Vec::new(), capped(problems)),
     };
+    let lines = LineIndex::new(src);
     let (scenarios, mut problems) = runner::expand(&feature);
     let tags = scenario_tags(&feature);
+    let mut seen: HashSet<Problem> = problems.iter().cloned().collect();
+    let mut unloadable = HashSet::new();
     for scenario in &scenarios {
-        let spans: Vec<Tag> = tags
-            .iter()
-            .filter(|(span, _)| *span == scenario.span)
-            .flat_map(|(_, t)| t.iter().cloned())
-            .collect();
-        for p in runner::check(scenario, provider, &spans) {
+        let spans = tags.get(&scenario.span).map_or(&[][..], Vec::as_slice);
+        for p in runner::check(scenario, provider, spans, &lines) {
             // A variant that does not load is one problem per file, not one per scenario.
-            let repeat = p.message.starts_with("variant `")
-                && problems.iter().any(|q: &Problem| q.message == p.message);
-            if !repeat && !problems.contains(&p) {
+            if p.message.starts_with("variant `") && !unloadable.insert(p.message.clone()) {
+                continue;
+            }
+            if seen.insert(p.clone()) {
                 problems.push(p);
             }
         }
     }
     problems.sort_by_key(|p| p.span.start);
-    (Some(feature), scenarios, problems)
+    (Some(feature), scenarios, capped(problems))
+}
+
+/// At most `MAX_PROBLEMS_PER_FILE` problems, then one that says how many more there are.
+fn capped(mut problems: Vec<Problem>) -> Vec<Problem> {
+    if problems.len() > MAX_PROBLEMS_PER_FILE {
+        let more = problems.len() - MAX_PROBLEMS_PER_FILE;
+        let span = problems[MAX_PROBLEMS_PER_FILE].span;
+        problems.truncate(MAX_PROBLEMS_PER_FILE);
+        problems.push(
+            Problem::new(
+                format!("{more} more problems in this file are not shown"),
+                span,
+                "the next one",
+            )
+            .with_help(Some(format!(
+                "only the first {MAX_PROBLEMS_PER_FILE} problems of a file are reported: fix them and run again"
+            ))),
+        );
+    }
+    problems
 }
 
 /// The tags written on each scenario (and its Examples), by the scenario's span.
-fn scenario_tags(feature: &Feature) -> Vec<(Span, Vec<Tag>)> {
-    let mut out = Vec::new();
+fn scenario_tags(feature: &Feature) -> HashMap<Span, Vec<Tag>> {
+    let mut out: HashMap<Span, Vec<Tag>> = HashMap::new();
     let all = feature
         .scenarios
         .iter()
         .chain(feature.rules.iter().flat_map(|r| r.scenarios.iter()));
     for s in all {
-        let mut tags = s.tags.clone();
+        let tags = out.entry(s.span).or_default();
+        tags.extend(s.tags.iter().cloned());
         tags.extend(s.examples.iter().flat_map(|e| e.tags.iter().cloned()));
-        out.push((s.span, tags));
     }
     out
 }
@@ -168,18 +268,14 @@ pub fn run_file(
     filter: &Filter,
 ) -> FileResult {
     let (feature, scenarios, problems) = check_file(&src, provider);
-    let mut result = FileResult {
-        path: path.to_string(),
-        src: src.clone(),
-        feature: feature.as_ref().map(|f| f.name.clone()),
-        problems,
-        scenarios: Vec::new(),
-    };
+    let mut result = FileResult::not_run(path, src, problems);
+    result.feature = feature.as_ref().map(|f| f.name.clone());
+    result.found = scenarios.len();
     if !result.problems.is_empty() {
         return result;
     }
     for scenario in scenarios.iter().filter(|s| filter.keeps(s)) {
-        let line = super::diag::line_col(&src, scenario.span.start).0;
+        let line = result.lines.index.line(scenario.span.start);
         let started = std::time::Instant::now();
         let outcome = if scenario.tags.iter().any(|t| t == "skip" || t == "wip") {
             Outcome::Skipped

@@ -2,6 +2,7 @@
 //!
 //! The grammar is `grammar/tags.pest`; `not` binds tighter than `and`, `and` tighter than `or`.
 
+use super::limits::MAX_NESTING;
 use pest::Parser as _;
 use pest::error::InputLocation;
 use pest::iterators::Pair;
@@ -35,6 +36,21 @@ enum Node {
 impl TagExpr {
     /// Parse an expression such as `@fast and not @slow`. The error is one line for the CLI.
     pub fn parse(s: &str) -> Result<TagExpr, String> {
+        // The grammar reads groups recursively: refuse deep nesting before parsing.
+        let mut depth = 0usize;
+        for (at, c) in s.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => continue,
+            }
+            if depth > MAX_NESTING {
+                let column = s[..at].chars().count() + 1;
+                return Err(format!(
+                    "invalid tag expression: parentheses nest more than {MAX_NESTING} deep at column {column}"
+                ));
+            }
+        }
         let mut pairs = TagParser::parse(Rule::tag_expr, s).map_err(|e| describe_error(s, &e))?;
         let node = pairs
             .next()
@@ -146,11 +162,13 @@ fn build(pair: Pair<'_, Rule>) -> Option<Node> {
                     _ => {}
                 }
             }
-            let mut node = node?;
-            for _ in 0..nots {
-                node = Node::Not(Box::new(node));
-            }
-            Some(node)
+            // `not not @a` is `@a`: only the parity of a run of `not`s matters.
+            let node = node?;
+            Some(if nots % 2 == 1 {
+                Node::Not(Box::new(node))
+            } else {
+                node
+            })
         }
         _ => None,
     }
@@ -272,6 +290,20 @@ mod tests {
         assert_eq!(show("not (@a and @b)"), "not (@a and @b)");
         assert_eq!(show("((@a))"), "@a");
         assert_eq!(show("  @a   and\t@b "), "@a and @b");
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let deep = |n: usize| format!("{}@a{}", "(".repeat(n), ")".repeat(n));
+        assert!(m(&deep(MAX_NESTING), &["a"]));
+        assert_eq!(
+            TagExpr::parse(&deep(5000)).expect_err("too deep"),
+            "invalid tag expression: parentheses nest more than 32 deep at column 33"
+        );
+        // A long run of `not`s is no deeper than one.
+        let nots = format!("{}@a", "not ".repeat(100_001));
+        assert!(m(&nots, &[]));
+        assert!(!m(&nots, &["a"]));
     }
 
     #[test]

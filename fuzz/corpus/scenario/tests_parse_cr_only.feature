@@ -1,0 +1,1 @@
+Feature: lines that end with a lone CR (old Mac files)  Scenaro: old mac    Given a cambia game with players ann, bob    And ann hodls 7S    Then ann receives:      """      {"a": }      """

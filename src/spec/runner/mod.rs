@@ -1,0 +1,60 @@
+//! Run scenarios: build the Given position, perform the Whens, check the Thens, and say exactly
+//! which step failed, what was expected and what was found.
+//!
+//! Variants come in through `VariantProvider`; the runner knows nothing of scripts. The parts:
+//! `expand` (backgrounds and outline rows into concrete scenarios), `check` (static checks of
+//! names against the variant), `run` (the Givens' setup and the Whens), `givens` (placing cards
+//! for a Given position) and `then` (checking the Thens and describing what was found).
+
+use crate::kernel::{Action, Game, RuleError, Rules, Seat};
+use crate::spec::ast::{Span, Step};
+use std::sync::Arc;
+
+mod check;
+mod expand;
+mod givens;
+mod position;
+mod run;
+mod then;
+
+pub use check::check;
+pub use expand::expand;
+pub use run::{Failure, literal_value, run};
+pub use then::{describe_action, describe_loc, subset};
+
+/// A variant as the runner needs it.
+pub trait SpecVariant: Rules + Send + Sync {
+    /// The rule ids of the variant's rulebook.
+    fn rule_ids(&self) -> Vec<String>;
+    /// A script fault in one line: the message and `at FILE:LINE:COL`.
+    fn describe_fault(&self, error: &RuleError) -> String;
+    /// A script fault as a rendered diagnostic on the script's source, if it has a position.
+    fn render_fault(&self, error: &RuleError) -> Option<String>;
+    /// The computer-player levels of the variant (empty when it has none).
+    fn bot_levels(&self) -> Vec<String>;
+    /// A computer player at `level` for `seat` of `game`, seeded by `seed`: each call decides
+    /// an action to try, or `None` to wait, from the bot's own view.
+    fn bot<'a>(&'a self, seat: Seat, level: &str, game: &Game, seed: u64) -> Option<BotPlayer<'a>>;
+}
+
+/// A computer player as the runner drives it.
+pub type BotPlayer<'a> = Box<dyn FnMut(&Game) -> Result<Option<Action>, RuleError> + Send + 'a>;
+
+/// Where the runner gets variants from.
+pub trait VariantProvider {
+    /// The variant, or a rendered explanation of why it cannot be loaded.
+    fn variant(&self, name: &str) -> Result<Arc<dyn SpecVariant>, String>;
+    /// Names of the variants there are, for suggestions.
+    fn names(&self) -> Vec<String>;
+}
+
+/// One scenario ready to run: steps from the backgrounds and the scenario, placeholders filled.
+#[derive(Clone, Debug)]
+pub struct Concrete {
+    pub name: String,
+    pub span: Span,
+    pub tags: Vec<String>,
+    pub steps: Vec<Step>,
+    /// Steps whose text came from an Examples row: the row, for locating problems.
+    pub example_row: Option<Span>,
+}
