@@ -37,7 +37,9 @@ pub fn check(
         Err(reason) => {
             let names = provider.names();
             let help = suggestion(&variant.node, names.iter().map(String::as_str))
-                .or_else(|| Some(format!("the variants are: {}", names.join(", "))));
+                .or_else(|| {
+                    (!names.is_empty()).then(|| format!("the variants are: {}", names.join(", ")))
+                });
             return vec![
                 Problem::new(
                     format!("variant `{}` cannot be used: {reason}", variant.node),
