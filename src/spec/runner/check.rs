@@ -36,10 +36,9 @@ pub fn check(
         Ok(v) => v,
         Err(reason) => {
             let names = provider.names();
-            let help = suggestion(&variant.node, names.iter().map(String::as_str))
-                .or_else(|| {
-                    (!names.is_empty()).then(|| format!("the variants are: {}", names.join(", ")))
-                });
+            let help = suggestion(&variant.node, names.iter().map(String::as_str)).or_else(|| {
+                (!names.is_empty()).then(|| format!("the variants are: {}", names.join(", ")))
+            });
             return vec![
                 Problem::new(
                     format!("variant `{}` cannot be used: {reason}", variant.node),
