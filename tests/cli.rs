@@ -2,27 +2,9 @@
 //! `simulate` and `merge` are in `cli_simulate.rs`.
 
 use std::path::Path;
-use std::process::Command;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn deckspec(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_deckspec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
+mod common;
+use common::deckspec;
 
 /// A fresh folder for one test's files, removed when dropped.
 struct TempDir(std::path::PathBuf);

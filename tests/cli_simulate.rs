@@ -1,27 +1,8 @@
 //! `deckspec simulate` and `deckspec merge` as users run them: summaries that do not depend on
 //! threads or shards, argument errors (exact messages, exit 2), merge validation, `--verify`.
 
-use std::process::Command;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn deckspec(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_deckspec"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
+mod common;
+use common::{Run, deckspec};
 
 /// A run that must fail with this exit code and exactly this message on stderr.
 fn fails(args: &[&str], code: i32, message: &str) {

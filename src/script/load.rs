@@ -52,26 +52,24 @@ pub(crate) fn parse_yaml(path: &Path, src: &str) -> Result<serde_yaml::Value, Va
         .map_err(|e| config_error(path, src, ConfigProblem::from_yaml(src, &e)))
 }
 
-/// A path named in a YAML file, resolved and checked; a refusal points at where it is written.
-pub(crate) fn named_path(
-    root: &RulesRoot,
+/// A refusal of a path named in a YAML file, pointing at where it is written.
+fn path_error(
     file: &Path,
     src: &str,
     key_path: &[&str],
     written: &str,
-) -> Result<PathBuf, VariantError> {
-    root.resolve(file, written).map_err(|problem| {
-        VariantError::Config(Box::new(SourceDiagnostic::new(
-            file,
-            src,
-            locate(src, key_path, Some(written)),
-            problem.to_string(),
-            "this path",
-        )))
-    })
+    problem: super::files::PathProblem,
+) -> VariantError {
+    VariantError::Config(Box::new(SourceDiagnostic::new(
+        file,
+        src,
+        locate(src, key_path, Some(written)),
+        problem.to_string(),
+        "this path",
+    )))
 }
 
-/// Read a file named in a YAML file (see `named_path`).
+/// Read a file named in a YAML file: resolved relative to that file, inside the rules folder.
 pub(crate) fn read_named(
     root: &RulesRoot,
     file: &Path,
@@ -79,16 +77,9 @@ pub(crate) fn read_named(
     key_path: &[&str],
     written: &str,
 ) -> Result<(PathBuf, String), VariantError> {
-    let path = named_path(root, file, src, key_path, written)?;
-    let text = root.read(&path, written).map_err(|problem| {
-        VariantError::Config(Box::new(SourceDiagnostic::new(
-            file,
-            src,
-            locate(src, key_path, Some(written)),
-            problem.to_string(),
-            "this path",
-        )))
-    })?;
+    let fail = |problem| path_error(file, src, key_path, written, problem);
+    let path = root.resolve(file, written).map_err(fail)?;
+    let text = root.read(&path, written).map_err(fail)?;
     Ok((path, text))
 }
 

@@ -96,12 +96,7 @@ pub(super) fn random_game(
                 steps: actions,
             });
         }
-        match agent.step(&mut game, rules) {
-            Ok(Step::Acted(_)) => actions += 1,
-            Ok(Step::Waited) => {}
-            Ok(Step::Stuck) => return Err(SimError::Stuck { seed }),
-            Err(error) => return Err(SimError::Rules { seed, error }),
-        }
+        actions += random_step(&mut agent, &mut game, rules, seed)?;
         checks.after(&game)?;
         // Nobody reads the events of a random game: keep its memory flat.
         game.forget_events_before(game.event_count());
@@ -274,12 +269,7 @@ fn seated_game(
             if !fired {
                 // Nobody chose to act and no timer runs: the current player must move.
                 let mut agent = RandomAgent::new(seed ^ steps);
-                match agent.step(&mut game, rules) {
-                    Ok(Step::Acted(_)) => actions += 1,
-                    Ok(Step::Waited) => {}
-                    Ok(Step::Stuck) => return Err(SimError::Stuck { seed }),
-                    Err(error) => return Err(SimError::Rules { seed, error }),
-                }
+                actions += random_step(&mut agent, &mut game, rules, seed)?;
             }
         }
         checks.after(&game)?;
@@ -289,4 +279,19 @@ fn seated_game(
     }
     checks.finish(&game)?;
     Ok((summarize(rules, &mut game, seed, actions)?, stats))
+}
+
+/// One random step: 1 if an action was taken, 0 if a timer ran out; stuck or a fault is an error.
+fn random_step(
+    agent: &mut RandomAgent,
+    game: &mut Game,
+    rules: &dyn Rules,
+    seed: u64,
+) -> Result<u64, SimError> {
+    match agent.step(game, rules) {
+        Ok(Step::Acted(_)) => Ok(1),
+        Ok(Step::Waited) => Ok(0),
+        Ok(Step::Stuck) => Err(SimError::Stuck { seed }),
+        Err(error) => Err(SimError::Rules { seed, error }),
+    }
 }
