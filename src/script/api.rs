@@ -136,11 +136,18 @@ fn face_source(d: &Dynamic) -> Option<CardIdx> {
     u16::try_from(d.tag() - 1).ok().map(CardIdx)
 }
 
-/// An event payload from a script value. `audience` is the seats that receive it; `field` the
-/// dotted name of the value, for messages.
-fn payload(game: &Game, d: &Dynamic, audience: u32, field: &str, depth: usize) -> R<Payload> {
+/// An event payload from a script value. `audience` is the seats that receive it; `field` gives
+/// the dotted name of the value, built only for an error message (events are a hot path).
+fn payload(
+    game: &Game,
+    d: &Dynamic,
+    audience: u32,
+    field: &dyn Fn() -> String,
+    depth: usize,
+) -> R<Payload> {
     use crate::kernel::limits::MAX_VALUE_DEPTH;
     if depth > MAX_VALUE_DEPTH {
+        let field = field();
         return err(format!(
             "`{field}` nests more than {MAX_VALUE_DEPTH} levels deep: events hold plain values, lists and maps"
         ));
@@ -149,6 +156,7 @@ fn payload(game: &Game, d: &Dynamic, audience: u32, field: &str, depth: usize) -
         && let Ok(state) = game.state.card(card)
         && state.known_by & audience != audience
     {
+        let field = field();
         let blind = (0..game.state.player_count())
             .find(|&i| audience & !state.known_by & (1 << i) != 0)
             .map_or(String::new(), |i| game.state.players[i].clone());
@@ -156,13 +164,14 @@ fn payload(game: &Game, d: &Dynamic, audience: u32, field: &str, depth: usize) -
             "`{field}` (`{d}`) was read from the face of a card that {blind} does not know: put the card itself in the event, and each player sees its face only if they know it"
         ));
     }
-    let nested = |x: &Dynamic, key: &str| {
-        let path = if field.is_empty() {
-            key.to_string()
-        } else {
-            format!("{field}.{key}")
-        };
-        payload(game, x, audience, &path, depth + 1)
+    let nested = |x: &Dynamic, key: &dyn std::fmt::Display| {
+        payload(
+            game,
+            x,
+            audience,
+            &|| format!("{}.{key}", field()),
+            depth + 1,
+        )
     };
     Ok(if d.is_unit() {
         Payload::Null
@@ -195,7 +204,7 @@ fn payload(game: &Game, d: &Dynamic, audience: u32, field: &str, depth: usize) -
         Payload::List(
             a.iter()
                 .enumerate()
-                .map(|(i, x)| nested(x, &i.to_string()))
+                .map(|(i, x)| nested(x, &i))
                 .collect::<R<_>>()?,
         )
     } else if let Some(m) = d.read_lock::<Map>() {
@@ -878,7 +887,12 @@ fn emit(g: &GameHandle, name: &str, to: Audience, fields: Map) -> R<()> {
     let payload = Payload::Map(
         fields
             .iter()
-            .map(|(k, v)| Ok((k.to_string(), payload(&game, v, audience, k, 1)?)))
+            .map(|(k, v)| {
+                Ok((
+                    k.to_string(),
+                    payload(&game, v, audience, &|| k.to_string(), 1)?,
+                ))
+            })
             .collect::<R<_>>()?,
     );
     game.emit(event, to, payload)
