@@ -604,3 +604,117 @@ fn verify_names_the_game_and_step_of_a_leak() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A copy of the bundled Cambia whose bots try to draw again instead of discarding.
+fn refused_bots(dir: &std::path::Path) -> String {
+    let rules = dir.join("rules");
+    let cambia = rules.join("cambia");
+    std::fs::create_dir_all(&cambia).unwrap();
+    for entry in std::fs::read_dir("rules/cambia").unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, cambia.join(path.file_name().unwrap())).unwrap();
+    }
+    let bots = cambia.join("bots.rhai");
+    let text = std::fs::read_to_string(&bots).unwrap();
+    let broken = text.replace(
+        r#""awaiting_discard" => keep_or_discard(view),"#,
+        r#""awaiting_discard" => #{ action: "draw_stockpile" },"#,
+    );
+    assert_ne!(text, broken, "the bot script changed: update this edit");
+    std::fs::write(&bots, broken).unwrap();
+    rules.display().to_string()
+}
+
+#[test]
+fn refused_bots_are_reported_loudly_and_strict_stops_at_the_first() {
+    let dir = scratch("refused");
+    let rules = refused_bots(&dir);
+    let args = [
+        "simulate", "cambia", "--rules", &rules, "--bots", "expert", "--games", "20",
+    ];
+    let run = succeeds(
+        &args,
+        &[
+            "bot decisions: 1420, refused: 300, on unknown cards: 0\n",
+            "note: the rules refused 300 of 1420 bot decisions (21.1%), each a bug in the bot script; the first: game 0, the expert bot in seat 3 chose `draw_stockpile` (you have already drawn a card); --strict stops at the first\n",
+        ],
+    );
+    assert_eq!(
+        run.stderr,
+        "warning: the rules refused 21.1% of the bots' decisions: this study does not measure the bots' play (the summary's note names the first refusal; --strict stops at it)\n"
+    );
+    let json = summary(&[&args[..], &["--json", "--jobs", "3"]].concat());
+    assert_eq!(
+        json["first_refusal"],
+        serde_json::json!({"seed": 0, "level": "expert", "seat": 3, "action": "draw_stockpile", "reason": "you have already drawn a card"})
+    );
+    fails(
+        &[&args[..], &["--strict", "--seed", "5"]].concat(),
+        1,
+        "error: game 5: the expert bot in seat 1 chose `draw_stockpile`, which the rules refused (you have already drawn a card): a bug in the bot script\n",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn summaries_count_draws_and_print_rates_without_nested_brackets() {
+    let run = succeeds(
+        &["simulate", "check", "--games", "30", "--seed", "0"],
+        &[
+            "seat 0 (random): won ",
+            "level random: ",
+            "draws: 1 with tied winners, 0 with no winner\n",
+        ],
+    );
+    let seat = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("seat 0"))
+        .unwrap();
+    assert!(
+        seat.contains("%, 95% CI ") && seat.matches('(').count() == 1,
+        "{seat}"
+    );
+    let json = summary(&[
+        "simulate", "check", "--games", "30", "--seed", "0", "--json",
+    ]);
+    assert_eq!(
+        (&json["tied_games"], &json["no_winner_games"]),
+        (&1.into(), &0.into())
+    );
+}
+
+/// The progress bar, as a terminal shows it (under `script`, which gives the run a terminal):
+/// a whole number of games per second.
+#[test]
+fn the_progress_bar_shows_whole_games_per_second() {
+    let Ok(out) = std::process::Command::new("script")
+        .args(["-qc"])
+        .arg(format!(
+            "{} simulate cambia --games 400 --jobs 1 >/dev/null",
+            env!("CARGO_BIN_EXE_deckspec")
+        ))
+        .arg("/dev/null")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+    else {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED the_progress_bar_shows_whole_games_per_second: no `script` (util-linux) here"
+        );
+        return;
+    };
+    let screen = String::from_utf8_lossy(&out.stdout).replace('\r', "\n");
+    let rates: Vec<&str> = screen
+        .lines()
+        .filter_map(|l| l.split(" games, ").nth(1)?.split(" games/s").next())
+        .collect();
+    assert!(!rates.is_empty(), "no progress bar drawn:\n{screen}");
+    for rate in rates {
+        assert!(
+            rate.chars().all(|c| c.is_ascii_digit()),
+            "rate {rate:?} is not a whole number"
+        );
+    }
+}

@@ -44,6 +44,10 @@ pub struct SimulateArgs {
     /// shown, replay gives the same log); a failed check names the seed and step (exit 1).
     #[arg(long)]
     pub verify: bool,
+    /// Stop at the first bot action the rules refuse (a bot-script bug), naming its game (exit 1).
+    /// Without it, refusals are counted, and more than 1% of bot decisions is warned about.
+    #[arg(long)]
+    pub strict: bool,
     /// The folder holding the variants.
     #[arg(long, default_value = "rules", value_name = "DIR")]
     pub rules: PathBuf,
@@ -157,6 +161,7 @@ fn plan<'a>(args: &SimulateArgs, variant: &'a Variant) -> Result<Study<'a>, Stri
         shard,
         jobs,
         verify: args.verify,
+        strict: args.strict,
     })
 }
 
@@ -226,12 +231,17 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
     let planned = study.planned();
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(planned);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games, {per_sec}, eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        let style = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games, {rate} games/s, eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}", state.per_sec());
+            },
         );
+        bar.set_style(style);
         bar
     } else {
         indicatif::ProgressBar::hidden()
@@ -250,7 +260,18 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
             return EXIT_FAILED;
         }
     };
+    warn_refusals(&summary);
     print_summary(&summary, args.json, args.report.as_deref())
+}
+
+/// Bots the rules refuse often play another game than the one the study means to measure.
+fn warn_refusals(summary: &crate::sim::Summary) {
+    if summary.refusal_share() > crate::sim::REFUSAL_WARNING_SHARE {
+        eprintln!(
+            "warning: the rules refused {:.1}% of the bots' decisions: this study does not measure the bots' play (the summary's note names the first refusal; --strict stops at it)",
+            summary.refusal_share() * 100.0
+        );
+    }
 }
 
 fn print_summary(summary: &crate::sim::Summary, json: bool, report: Option<&Path>) -> i32 {
@@ -319,7 +340,10 @@ pub(super) fn merge(args: MergeArgs) -> i32 {
         }
     }
     match crate::sim::merge(&parts, args.allow_partial) {
-        Ok(total) => print_summary(&total, args.json, args.report.as_deref()),
+        Ok(total) => {
+            warn_refusals(&total);
+            print_summary(&total, args.json, args.report.as_deref())
+        }
         Err(e) => {
             eprintln!("error: {e}");
             EXIT_BROKEN

@@ -289,18 +289,31 @@ pub fn check_counts(s: &Summary) -> Result<(), String> {
     if s.tied_games > s.games {
         return Err(format!("{} tied games of {} games", s.tied_games, s.games));
     }
+    if s.no_winner_games > s.games - s.tied_games {
+        return Err(format!(
+            "{} games with no winner and {} tied games of {} games",
+            s.no_winner_games, s.tied_games, s.games
+        ));
+    }
+    if (s.bot_refusals == 0) != s.first_refusal.is_none() {
+        return Err(format!(
+            "{} bot refusals, but {} first refusal",
+            s.bot_refusals,
+            if s.first_refusal.is_some() { "a" } else { "no" }
+        ));
+    }
     // A game has no winner, one, or (tied) two or more, up to every seat.
     let wins = s.wins_total();
-    let (tied, games, players) = (
+    let (tied, single, players) = (
         u128::from(s.tied_games),
-        u128::from(s.games),
+        u128::from(s.games - s.tied_games - s.no_winner_games),
         s.players as u128,
     );
-    let (least, most) = (2 * tied, games - tied + tied * players);
+    let (least, most) = (single + 2 * tied, single + tied * players);
     if wins < least || wins > most {
         return Err(format!(
-            "seat wins add up to {wins}, but {} of {} games had tied winners (so between {least} and {most})",
-            s.tied_games, s.games
+            "seat wins add up to {wins}, but {} of {} games had tied winners and {} none (so between {least} and {most})",
+            s.tied_games, s.games, s.no_winner_games
         ));
     }
     if s.bot_refusals > s.bot_decisions {

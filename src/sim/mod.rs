@@ -16,7 +16,7 @@ pub use merge::{MergeError, check_counts, merge};
 pub use play::{play, play_random, play_seated};
 pub use shards::{Shard, ShardRange, Shards};
 pub use study::{MAX_JOBS, Study, on_script_thread};
-pub use summary::{Rate, StudyId, Summary};
+pub use summary::{REFUSAL_WARNING_SHARE, Rate, SeededRefusal, StudyId, Summary};
 
 use crate::kernel::RuleError;
 
@@ -52,6 +52,15 @@ pub enum SimError {
     Verify { seed: u64, what: String },
     #[error("cannot start a simulation thread: {0}")]
     Threads(String),
+    #[error(
+        "game {seed}: the {level} bot in seat {} chose `{}`, which the rules refused ({}): a bug in the bot script",
+        refusal.seat, refusal.action, refusal.reason
+    )]
+    BotRefused {
+        seed: u64,
+        level: String,
+        refusal: Refusal,
+    },
 }
 
 /// Steps after which a game counts as endless.
@@ -85,12 +94,21 @@ impl std::str::FromStr for Seating {
     }
 }
 
+/// A bot's action the rules refused: a bug in the bot script.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Refusal {
+    pub seat: usize,
+    /// The action as a scenario would write it: `draw_stokpile`, `swap slot 2`, `snap 7H`.
+    pub action: String,
+    pub reason: String,
+}
+
 /// How the computer players behaved in a game.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BotStats {
     pub decisions: u64,
     /// Bot actions the rules refused (each is a bot-script bug).
-    pub refusals: Vec<String>,
+    pub refusals: Vec<Refusal>,
     /// Bot actions naming a card the bot did not remember (peeks excepted).
     pub unknown_cards: Vec<String>,
 }

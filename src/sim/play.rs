@@ -2,7 +2,7 @@
 //! of bots and random seats (`play_seated`).
 
 use super::verify::Verify;
-use super::{BotStats, GameSummary, MAX_STEPS, Seating, SimError};
+use super::{BotStats, GameSummary, MAX_STEPS, Refusal, Seating, SimError};
 use crate::kernel::playout::{RandomAgent, Step};
 use crate::kernel::{Game, RuleError, Rules, Value};
 
@@ -229,9 +229,11 @@ fn seated_game(
                     }
                     match game.apply(rules, &action) {
                         Ok(()) => acted = true,
-                        Err(RuleError::Refused(reason)) => {
-                            stats.refusals.push(format!("{action:?}: {reason}"))
-                        }
+                        Err(RuleError::Refused(reason)) => stats.refusals.push(Refusal {
+                            seat: seat.index(),
+                            action: describe(&action, &game),
+                            reason,
+                        }),
                         Err(error) => return Err(SimError::Rules { seed, error }),
                     }
                 }
@@ -279,6 +281,29 @@ fn seated_game(
     }
     checks.finish(&game)?;
     Ok((summarize(rules, &mut game, seed, actions)?, stats))
+}
+
+/// An action as a scenario would write it: `swap slot 2`, `snap 7H`, `look seat 2's slot 1`.
+fn describe(action: &crate::kernel::Action, game: &Game) -> String {
+    use crate::kernel::Arg;
+    let mut text = action.name.to_string();
+    for arg in &action.args {
+        text.push(' ');
+        match arg {
+            Arg::Word(w) => text.push_str(w),
+            Arg::Int(n) => text.push_str(&n.to_string()),
+            Arg::Float(x) => text.push_str(&x.to_string()),
+            Arg::Card(c) => text.push_str(&game.state.face(*c).to_string()),
+            Arg::Slot { seat, slot } if *seat == action.seat => {
+                text.push_str(&format!("slot {slot}"))
+            }
+            Arg::Slot { seat, slot } => {
+                text.push_str(&format!("seat {}'s slot {slot}", seat.index()))
+            }
+            Arg::Drawn => text.push_str("drawn"),
+        }
+    }
+    text
 }
 
 /// One random step: 1 if an action was taken, 0 if a timer ran out; stuck or a fault is an error.

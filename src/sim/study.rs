@@ -26,6 +26,8 @@ pub struct Study<'a> {
     pub jobs: usize,
     /// Check every step of every game (`verify`): slower, and any failure is an error.
     pub verify: bool,
+    /// A bot's refused action is an error (`--strict`), not a count in the summary.
+    pub strict: bool,
 }
 
 /// The most threads a study runs on: each gets `SCRIPT_STACK_BYTES` of stack.
@@ -59,7 +61,18 @@ impl Study<'_> {
             first: self.first_seed,
             games: self.games,
         })?;
-        super::play(self.variant, &self.seats, seed, &self.house, self.verify)
+        let (game, stats) = super::play(self.variant, &self.seats, seed, &self.house, self.verify)?;
+        match stats.refusals.first() {
+            Some(refusal) if self.strict => Err(SimError::BotRefused {
+                seed,
+                level: match self.seats.get(refusal.seat) {
+                    Some(Seating::Bot(level)) => level.clone(),
+                    _ => "random".to_string(),
+                },
+                refusal: refusal.clone(),
+            }),
+            _ => Ok((game, stats)),
+        }
     }
 
     fn empty_summary(&self, fingerprint: &str) -> Summary {

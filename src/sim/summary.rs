@@ -1,6 +1,6 @@
 //! A study's summary: exact counts that merge, the rates derived from them, text and JSON.
 
-use super::{BotStats, GameSummary, Seating, Shards};
+use super::{BotStats, GameSummary, Refusal, Seating, Shards};
 
 /// The outcome of a study: counts that merge exactly, so that any split of the seeds (threads
 /// or shards) sums to the same summary as one run.
@@ -31,6 +31,9 @@ pub struct Summary {
     pub seat_wins: Vec<u64>,
     /// Games with more than one winner: their win counts for each, so wins may exceed games.
     pub tied_games: u64,
+    /// Games that ended with no winner.
+    #[serde(default)]
+    pub no_winner_games: u64,
     /// How games ended, by the variant's reason.
     pub end_reasons: std::collections::BTreeMap<String, u64>,
     /// Final scores of every seat in every game, and how often each occurred.
@@ -38,7 +41,24 @@ pub struct Summary {
     pub bot_decisions: u64,
     pub bot_refusals: u64,
     pub bot_unknown_cards: u64,
+    /// The refused bot action of the lowest seed, to start debugging from.
+    #[serde(default)]
+    pub first_refusal: Option<SeededRefusal>,
 }
+
+/// A bot's refused action and the game it happened in.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SeededRefusal {
+    pub seed: u64,
+    /// The seat's kind: a bot level.
+    pub level: String,
+    #[serde(flatten)]
+    pub refusal: Refusal,
+}
+
+/// The share of bot decisions refused above which a study warns that it does not measure the
+/// bots' play (the bundled bots are never refused).
+pub const REFUSAL_WARNING_SHARE: f64 = 0.01;
 
 /// A proportion with its 95% Wilson score interval.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -72,6 +92,15 @@ impl Rate {
             low: (centre - half).max(0.0),
             high: (centre + half).min(1.0),
         }
+    }
+}
+
+/// A share as a percentage: `0.4%`, `95.0%`; a share too small for one decimal is `<0.1%`.
+fn percent(share: f64) -> String {
+    if share > 0.0 && share < 0.0005 {
+        "<0.1%".to_string()
+    } else {
+        format!("{:.1}%", share * 100.0)
     }
 }
 
@@ -128,8 +157,10 @@ impl Summary {
                 *count += 1;
             }
         }
-        if game.winners.len() > 1 {
-            self.tied_games += 1;
+        match game.winners.len() {
+            0 => self.no_winner_games += 1,
+            1 => {}
+            _ => self.tied_games += 1,
         }
         *self.end_reasons.entry(game.reason.clone()).or_default() += 1;
         for &score in &game.scores {
@@ -138,6 +169,29 @@ impl Summary {
         self.bot_decisions += stats.decisions;
         self.bot_refusals += stats.refusals.len() as u64;
         self.bot_unknown_cards += stats.unknown_cards.len() as u64;
+        if let Some(refusal) = stats.refusals.first() {
+            self.note_refusal(SeededRefusal {
+                seed: game.seed,
+                level: self.seats.get(refusal.seat).cloned().unwrap_or_default(),
+                refusal: refusal.clone(),
+            });
+        }
+    }
+
+    /// Keep the refusal of the lowest seed, so that any split of the games keeps the same one.
+    fn note_refusal(&mut self, refusal: SeededRefusal) {
+        if self
+            .first_refusal
+            .as_ref()
+            .is_none_or(|first| refusal.seed < first.seed)
+        {
+            self.first_refusal = Some(refusal);
+        }
+    }
+
+    /// The share of bot decisions the rules refused.
+    pub fn refusal_share(&self) -> f64 {
+        self.bot_refusals as f64 / self.bot_decisions.max(1) as f64
     }
 
     /// Add the counts of another part of the same study (other games; the caller checks that
@@ -163,6 +217,11 @@ impl Summary {
             sum(a, *b, "seat_wins")?;
         }
         sum(&mut self.tied_games, other.tied_games, "tied_games")?;
+        sum(
+            &mut self.no_winner_games,
+            other.no_winner_games,
+            "no_winner_games",
+        )?;
         for (k, v) in &other.end_reasons {
             sum(
                 self.end_reasons.entry(k.clone()).or_default(),
@@ -184,6 +243,9 @@ impl Summary {
             other.bot_unknown_cards,
             "bot_unknown_cards",
         )?;
+        if let Some(refusal) = &other.first_refusal {
+            self.note_refusal(refusal.clone());
+        }
         Ok(())
     }
 
@@ -206,6 +268,24 @@ impl Summary {
             notes.push(format!(
                 "{} had tied winners; a tie counts as a win for each of them",
                 games(self.tied_games)
+            ));
+        }
+        if self.bot_refusals > 0 {
+            let first = self
+                .first_refusal
+                .as_ref()
+                .map(|f| {
+                    format!(
+                        "; the first: game {}, the {} bot in seat {} chose `{}` ({})",
+                        f.seed, f.level, f.refusal.seat, f.refusal.action, f.refusal.reason
+                    )
+                })
+                .unwrap_or_default();
+            notes.push(format!(
+                "the rules refused {} of {} bot decisions ({}), each a bug in the bot script{first}; --strict stops at the first",
+                self.bot_refusals,
+                self.bot_decisions,
+                percent(self.refusal_share())
             ));
         }
         if !self.shard.is_whole() {
@@ -311,7 +391,7 @@ impl Summary {
     pub fn to_text(&self) -> String {
         let pct = |r: &Rate| {
             format!(
-                "{:.1}% (95% CI {:.1}–{:.1}%)",
+                "{:.1}%, 95% CI {:.1}–{:.1}%",
                 r.rate * 100.0,
                 r.low * 100.0,
                 r.high * 100.0
@@ -349,7 +429,7 @@ impl Summary {
             line(
                 &mut out,
                 format!(
-                    "seat {i} ({seat}): won {} ({})",
+                    "seat {i} ({seat}): won {}: {}",
                     self.seat_wins[i],
                     pct(&rate)
                 ),
@@ -358,6 +438,13 @@ impl Summary {
         for (level, rate) in self.level_rates() {
             line(&mut out, format!("level {level}: {}", pct(&rate)));
         }
+        line(
+            &mut out,
+            format!(
+                "draws: {} with tied winners, {} with no winner",
+                self.tied_games, self.no_winner_games
+            ),
+        );
         let reasons: Vec<String> = self
             .end_reasons
             .iter()
