@@ -85,6 +85,11 @@
 //! # }
 //! ```
 
+// README.md's Rust examples compile and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+
 pub mod cli;
 pub mod kernel;
 pub mod report;
