@@ -31,12 +31,13 @@
 //! game.advance(&cambia, 15_000)?; // the game clock: the turn timer fires
 //! let bob = Seat(1);
 //! let events = game.rendered_events(bob, 0); // what bob received, as JSON, from event 0 on
-//! let view = game.view(bob); // what bob may see now
+//! let view = game.view(bob); // what bob may see now (`kernel::View`; `view.to_json()` to send)
 //! assert!(events.iter().any(|e| e["type"] == "game_player_turn"));
-//! assert_eq!(view["players"][0]["hand"].as_array().unwrap().len(), 4);
+//! assert_eq!(view.players[0].hand.len(), 4);
+//! assert!(view.players[0].hand[0].as_ref().unwrap().face.is_none()); // ann's card: hidden from bob
 //!
 //! // Clients name cards by public id; a card in bob's hand:
-//! let id = view["players"][1]["hand"][0]["id"].as_str().unwrap();
+//! let id = &view.players[1].hand[0].as_ref().unwrap().id;
 //! let card = game.card_from_id(id).unwrap();
 //! let _snap = Action { seat: bob, name: "snap".into(), args: vec![Arg::Card(card)] };
 //!

@@ -237,11 +237,15 @@ fn other_players_private_variables_are_not_in_a_view() {
         args: vec![deckspec::kernel::Arg::Int(1), deckspec::kernel::Arg::Int(3)],
     };
     game.apply(&recall, &peek).unwrap();
-    let ann = &game.view(Seat(0))["players"][0];
-    let seen_by_bob = &game.view(Seat(1))["players"][0];
-    assert_eq!(ann["peeked_cards"].as_array().map(Vec::len), Some(2));
-    assert_eq!(seen_by_bob.get("peeked_cards"), None, "{seen_by_bob}");
-    assert_eq!(seen_by_bob["peeked"], serde_json::json!(true));
+    let ann = &game.view(Seat(0)).players[0];
+    let seen_by_bob = &game.view(Seat(1)).players[0];
+    assert_eq!(ann.vars["peeked_cards"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        seen_by_bob.vars.get("peeked_cards"),
+        None,
+        "{seen_by_bob:?}"
+    );
+    assert_eq!(seen_by_bob.vars["peeked"], serde_json::json!(true));
 }
 
 #[test]

@@ -133,7 +133,7 @@ fn playout(v: &Variant, seed: u64, players: usize, check_legal: bool) -> (Vec<Mo
             for event in game.rendered_events(seat, mark) {
                 assert_no_leak(&game, seat, &event, "event");
             }
-            assert_no_leak(&game, seat, &game.view(seat), "view");
+            assert_no_leak(&game, seat, &game.view(seat).to_json(), "view");
         }
     }
     (moves, game)

@@ -167,7 +167,7 @@ impl CardRef {
     }
 }
 
-/// A card as players see it: its id, and its rank, suit and value only when `shown`.
+/// A card as players see it (`view::CardView`) as a JSON map, for payloads to extend.
 pub fn card_json(
     state: &GameState,
     table: &Table,
@@ -175,19 +175,12 @@ pub fn card_json(
     public_id: u32,
     shown: bool,
 ) -> Map<String, Json> {
-    let mut out = Map::new();
-    out.insert("id".into(), Json::String(public_id_text(public_id)));
-    if shown {
-        let face = state.face(card);
-        out.insert("rank".into(), Json::String(face.rank.name().into()));
-        out.insert(
-            "suit".into(),
-            face.suit
-                .map_or(Json::Null, |s| Json::String(s.name().into())),
-        );
-        out.insert("value".into(), Json::from(table.points_of(face)));
+    match serde_json::to_value(super::view::CardView::of(
+        state, table, card, public_id, shown,
+    )) {
+        Ok(Json::Object(map)) => map,
+        _ => Map::new(),
     }
-    out
 }
 
 /// How a public card id is written: eight hex digits.

@@ -2,12 +2,12 @@
 //! and per-player views. The rules come in through the `Rules` trait.
 
 use super::card::CardIdx;
-use super::event::{Audience, CardRef, EventRecord, Payload, card_json, player_json};
+use super::event::{Audience, CardRef, EventRecord, Payload};
 use super::state::{GameState, Loc, StateError, Timer};
 use super::table::{Actor, ArgDomain, Guard, Table};
 use super::value::{Seat, Value};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value as Json};
+use serde_json::Value as Json;
 use std::sync::Arc;
 
 /// An argument of an action.
@@ -570,99 +570,6 @@ impl Game {
         self.state.knows(seat, card) || self.log.iter().any(|e| e.reveals(seat, card))
     }
 
-    /// What `seat` may see of the game: hands and piles rendered from that player's knowledge.
-    pub fn view(&self, seat: Seat) -> Json {
-        let st = &self.state;
-        let card = |c: CardIdx| -> Json {
-            let cs = &st.cards[c.0 as usize];
-            let shown = cs.known_by & seat.bit() != 0;
-            Json::Object(card_json(st, &self.table, c, cs.public_id, shown))
-        };
-        let value = |v: &Value| value_json(st, v, &card);
-        let players: Vec<Json> = (0..st.player_count())
-            .map(|i| {
-                let s = Seat(i as u8);
-                let mut p = Map::new();
-                p.insert("id".into(), Json::String(st.players[i].clone()));
-                p.insert(
-                    "hand".into(),
-                    Json::Array(
-                        st.hand(s)
-                            .iter()
-                            .map(|c| c.map_or(Json::Null, card))
-                            .collect(),
-                    ),
-                );
-                for (k, (name, _)) in self.table.player_vars.iter().enumerate() {
-                    if self.table.player_var_visible(k, i, seat.index()) {
-                        p.insert(name.clone(), value(&st.player_vars[i][k]));
-                    }
-                }
-                Json::Object(p)
-            })
-            .collect();
-        let piles: Map<String, Json> = self
-            .table
-            .piles
-            .iter()
-            .enumerate()
-            .map(|(i, decl)| {
-                let cards = &st.piles[i];
-                let mut p = Map::new();
-                p.insert("size".into(), Json::from(cards.len()));
-                p.insert("top".into(), cards.last().map_or(Json::Null, |&c| card(c)));
-                (decl.name.clone(), Json::Object(p))
-            })
-            .collect();
-        let vars: Map<String, Json> = self
-            .table
-            .game_vars
-            .iter()
-            .enumerate()
-            .map(|(k, (name, _))| (name.clone(), value(&st.game_vars[k])))
-            .collect();
-        let mut out = Map::new();
-        out.insert("you".into(), player_json(st, seat));
-        out.insert("variant".into(), Json::String(self.table.variant.clone()));
-        out.insert(
-            "phase".into(),
-            Json::String(self.table.phase_name(st.phase).into()),
-        );
-        out.insert(
-            "current".into(),
-            st.current.map_or(Json::Null, |s| player_json(st, s)),
-        );
-        out.insert("clock_ms".into(), Json::from(st.clock));
-        out.insert("players".into(), Json::Array(players));
-        out.insert("piles".into(), Json::Object(piles));
-        out.insert("vars".into(), Json::Object(vars));
-        out.insert(
-            "timers".into(),
-            Json::Array(
-                st.timers
-                    .iter()
-                    .map(|t| {
-                        serde_json::json!({
-                            "name": t.name,
-                            "remaining_ms": t.deadline.saturating_sub(st.clock),
-                            "player": t.seat.map(|s| st.players[s.index()].clone()),
-                        })
-                    })
-                    .collect(),
-            ),
-        );
-        if let Some(outcome) = &st.outcome {
-            out.insert(
-                "outcome".into(),
-                serde_json::json!({
-                    "winners": outcome.winners.iter().map(|s| st.players[s.index()].clone()).collect::<Vec<_>>(),
-                    "reason": outcome.reason,
-                }),
-            );
-        }
-        Json::Object(out)
-    }
-
     /// The actions the variant declares as possible now, before the rules check them.
     /// Every legal action is among them; `legal_actions` keeps those the rules accept.
     pub fn candidates(&self) -> Vec<Action> {
@@ -776,18 +683,5 @@ impl Game {
             .into_iter()
             .filter(|a| self.trial().apply(rules, a).is_ok())
             .collect()
-    }
-}
-
-fn value_json(st: &GameState, v: &Value, card: &dyn Fn(CardIdx) -> Json) -> Json {
-    match v {
-        Value::Unit => Json::Null,
-        Value::Bool(b) => Json::Bool(*b),
-        Value::Int(i) => Json::from(*i),
-        Value::Float(f) => Json::from(*f),
-        Value::Str(s) => Json::String(s.clone()),
-        Value::Card(c) => card(*c),
-        Value::Player(s) => player_json(st, *s),
-        Value::List(items) => Json::Array(items.iter().map(|i| value_json(st, i, card)).collect()),
     }
 }

@@ -11,6 +11,7 @@ pub mod playout;
 pub mod state;
 pub mod table;
 pub mod value;
+pub mod view;
 
 pub use card::{CardIdx, Face, Rank, Suit};
 pub use event::{Audience, CardRef, EventRecord, Payload};
@@ -21,3 +22,4 @@ pub use table::{
     PileDecl, PileId, Table,
 };
 pub use value::{Seat, Value};
+pub use view::{CardView, FaceView, OutcomeView, PileView, PlayerRef, PlayerView, TimerView, View};

@@ -109,7 +109,10 @@ impl<'a> Verify<'a> {
                 let what = format!("event `{}` for {}", event.name, seen.name());
                 seen.check(&json, &what)?;
             }
-            seen.check(&game.view(seat), &format!("the view of {}", seen.name()))?;
+            seen.check(
+                &game.view(seat).to_json(),
+                &format!("the view of {}", seen.name()),
+            )?;
         }
         Ok(())
     }
