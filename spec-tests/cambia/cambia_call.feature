@@ -1,8 +1,8 @@
 @cambia
 Feature: Calling Cambia, locked hands and the end of the game
-  Seed 004 "Calling Cambia Action" and VARIANTS.md "Cambia: Cambia": the caller's turn ends and
-  their hand is locked (unmovable, still visible to peeks); every other player gets one more turn,
-  and the game ends when the turn would come back to the caller.
+  "Socket command actions", section "Calling Cambia Action"; deckspec rulings "Cambia: Cambia": the
+  caller's turn ends and their hand is locked (unmovable, still visible to peeks); every other
+  player gets one more turn, and the game ends when the turn would come back to the caller.
 
   Rule: calling Cambia ends the caller's turn and locks their hand
 

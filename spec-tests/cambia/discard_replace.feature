@@ -1,7 +1,8 @@
 @cambia
 Feature: Discarding and replacing
-  Seed 004 "Draw Action" and VARIANTS.md "Cambia: Turn" and "Cambia: Specials": the drawn card is
-  discarded face up, or goes face down into a slot whose card is discarded face up instead.
+  "Socket command actions", section "Draw Action"; deckspec rulings "Cambia: Turn" and "Cambia:
+  Specials": the drawn card is discarded face up, or goes face down into a slot whose card is
+  discarded face up instead.
 
   Background:
     Given a cambia game with players ann, bob

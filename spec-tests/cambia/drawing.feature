@@ -1,7 +1,7 @@
 @cambia
 Feature: Drawing
-  Seed 004 "Draw Action" and VARIANTS.md "Cambia: Turn": draw from the stockpile (the card is seen
-  by the drawer only) or, under a house rule, from the discard pile.
+  "Socket command actions", section "Draw Action"; deckspec rulings "Cambia: Turn": draw from the
+  stockpile (the card is seen by the drawer only) or, under a house rule, from the discard pile.
 
   Background:
     Given a cambia game with players ann, bob

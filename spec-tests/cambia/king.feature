@@ -1,7 +1,8 @@
 @cambia
 Feature: The King's peek and swap
-  Seed 004 "Special Card Discard Actions" step 4: a King discarded from the stockpile lets its
-  player look at any two cards first, then swap them (swap_peek_swap) or leave them (skip).
+  "Socket command actions", section "Special Card Discard Actions" step 4: a King discarded from the
+  stockpile lets its player look at any two cards first, then swap them (swap_peek_swap) or leave
+  them (skip).
 
   Background:
     Given a cambia game with players ann, bob

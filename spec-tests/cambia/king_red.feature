@@ -1,7 +1,7 @@
 @cambia
 Feature: The red King
-  VARIANTS.md "Cambia: Values" and "Cambia: Specials": a red King is worth -1 yet offers the same
-  swap_peek power as a black King.
+  deckspec rulings "Cambia: Values" and "Cambia: Specials": a red King is worth -1 yet offers the
+  same swap_peek power as a black King.
 
   Background:
     Given a cambia game with players ann, bob

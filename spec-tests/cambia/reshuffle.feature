@@ -1,7 +1,8 @@
 @cambia
 Feature: Reshuffling the discard pile into the stockpile
-  Seed 004 "Draw Action" and VARIANTS.md "Cambia: Reshuffle": when the stockpile is down to one
-  card, the discard pile except its top card is shuffled face down under it.
+  "Socket command actions", section "Draw Action"; deckspec rulings "Cambia: Reshuffle": when the
+  stockpile is down to one card, the discard pile except its top card is shuffled face down under
+  it.
 
   Background:
     Given a cambia game with players ann, bob

@@ -1,7 +1,7 @@
 @cambia
 Feature: Card values and scoring
-  VARIANTS.md "Cambia: Values" and "Cambia: Scoring": Joker 0, A 1, 2-10 face value, J 11, Q 12,
-  black K 13, red K -1; lowest total wins; a caller among the lowest wins alone, otherwise all
+  deckspec rulings "Cambia: Values" and "Cambia: Scoring": Joker 0, A 1, 2-10 face value, J 11, Q
+  12, black K 13, red K -1; lowest total wins; a caller among the lowest wins alone, otherwise all
   tied players win.
 
   Rule: each card is worth its value

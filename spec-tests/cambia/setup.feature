@@ -1,7 +1,7 @@
 @cambia
 Feature: Deck, deal and the first turn
-  Seed 004 and VARIANTS.md "Cambia: Deck" and "Cambia: Deal": 54 cards, four face down each,
-  slots 0 and 1 seen privately, an empty discard pile and a seeded first player.
+  "Socket command actions"; deckspec rulings "Cambia: Deck" and "Cambia: Deal": 54 cards, four face
+  down each, slots 0 and 1 seen privately, an empty discard pile and a seeded first player.
 
   @rule:CAM-DECK-1 @rule:CAM-DEAL-1
   Scenario: two players leave 46 of the 54 cards in the stockpile

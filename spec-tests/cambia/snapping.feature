@@ -1,8 +1,8 @@
 @cambia
 Feature: Snapping
-  Seed 004 "Snap Action" and VARIANTS.md "Cambia: Snap": at any time, any player may throw a card
-  of the discard pile's top rank from their hand; a wrong card stays, is shown to all, and costs
-  penalty cards that nobody sees.
+  "Socket command actions", section "Snap Action"; deckspec rulings "Cambia: Snap": at any time, any
+  player may throw a card of the discard pile's top rank from their hand; a wrong card stays, is
+  shown to all, and costs penalty cards that nobody sees.
 
   Background:
     Given a cambia game with players ann, bob

@@ -1,8 +1,8 @@
 @cambia
 Feature: Special powers of 7 to Queen
-  Seed 004 "Special Card Discard Actions" and VARIANTS.md "Cambia: Specials": a 7 to King drawn
-  from the stockpile and discarded offers its power; peeks show one card to the actor only, and
-  the blind swap exchanges two cards unseen.
+  "Socket command actions", section "Special Card Discard Actions"; deckspec rulings "Cambia:
+  Specials": a 7 to King drawn from the stockpile and discarded offers its power; peeks show one
+  card to the actor only, and the blind swap exchanges two cards unseen.
 
   Rule: a 7 to King drawn from the stockpile and discarded offers its power
 

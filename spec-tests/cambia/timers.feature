@@ -1,8 +1,8 @@
 @cambia
 Feature: The turn timer
-  VARIANTS.md "Cambia: Timer" and seed 004 "Special Card Discard Actions" (steps 1, 4 and 5): each
-  decision has turn_timer_seconds; on expiry a drawn card is discarded without its power, a
-  pending power is skipped, and a player who has not drawn loses the turn.
+  deckspec rulings "Cambia: Timer"; "Socket command actions", section "Special Card Discard Actions"
+  (steps 1, 4 and 5): each decision has turn_timer_seconds; on expiry a drawn card is discarded
+  without its power, a pending power is skipped, and a player who has not drawn loses the turn.
 
   Background:
     Given a cambia game with players ann, bob

@@ -1,7 +1,8 @@
 @cambia
 Feature: Turns
-  VARIANTS.md "Conventions" and "Cambia: Turn", seed 004 "Turn Timer and Current Turn Broadcast":
-  seat order, a turn starts by drawing (or calling Cambia), and every change of turn is announced.
+  deckspec rulings "Conventions" and "Cambia: Turn"; "Socket command actions", section "Turn Timer
+  and Current Turn Broadcast": seat order, a turn starts by drawing (or calling Cambia), and every
+  change of turn is announced.
 
   @rule:CAM-TURN-2
   Scenario: a turn starts waiting for the current player to draw

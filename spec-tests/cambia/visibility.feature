@@ -1,7 +1,8 @@
 @cambia
 Feature: Who sees what
-  Seed 004 "Game/Turns" and VARIANTS.md "Cambia: Visibility": player_* and game_* messages go to
-  everyone, private_* only to the named player, and no broadcast shows a face-down card.
+  "Socket command actions", section "Game/Turns"; deckspec rulings "Cambia: Visibility": player_*
+  and game_* messages go to everyone, private_* only to the named player, and no broadcast shows a
+  face-down card.
 
   Background:
     Given a cambia game with players ann, bob, cat

@@ -1,8 +1,9 @@
 @check
 Feature: The automatic Check and fizzling abilities
-  Seed 003 "7. Matching/Stacking Opportunity", "8. Special Card Abilities" and "9. Calling Check
-  and Ending the Round", VARIANTS.md "Check: Check and the end": a player who empties their hand by
-  a match calls Check automatically and is locked; a locked player's pending ability fizzles.
+  "Game Rules & Mechanics (Authoritative Overview)", sections "7. Matching/Stacking Opportunity",
+  "8. Special Card Abilities" and "9. Calling Check and Ending the Round"; deckspec rulings "Check:
+  Check and the end": a player who empties their hand by a match calls Check automatically and is
+  locked; a locked player's pending ability fizzles.
 
   Rule: emptying your hand by a match is an automatic Check
 

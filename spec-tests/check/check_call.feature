@@ -1,9 +1,9 @@
 @check
 Feature: Calling Check, locked hands and the final turns
-  Seed 003 "9. Calling Check and Ending the Round" and VARIANTS.md "Check: Check and the end": at
-  the start of a turn a player may call Check instead of drawing; their hand is locked, every
-  other player gets one final turn, and the round ends. Emptying your hand by a match is an
-  automatic Check.
+  "Game Rules & Mechanics (Authoritative Overview)", section "9. Calling Check and Ending the
+  Round"; deckspec rulings "Check: Check and the end": at the start of a turn a player may call
+  Check instead of drawing; their hand is locked, every other player gets one final turn, and the
+  round ends. Emptying your hand by a match is an automatic Check.
 
   Rule: calling Check locks the caller and ends the turn
 

@@ -1,9 +1,9 @@
 @check
 Feature: The matching stage
-  Seed 003 "7. Matching/Stacking Opportunity" and VARIANTS.md "Check: Matching stage": after every
-  discard each unlocked player, the discarder included, may once match the discarded card's rank
-  or pass. A match goes on the pile and seals it; a wrong card stays, is shown to all and costs a
-  penalty card that nobody sees.
+  "Game Rules & Mechanics (Authoritative Overview)", section "7. Matching/Stacking Opportunity";
+  deckspec rulings "Check: Matching stage": after every discard each unlocked player, the discarder
+  included, may once match the discarded card's rank or pass. A match goes on the pile and seals it;
+  a wrong card stays, is shown to all and costs a penalty card that nobody sees.
 
   Rule: a card of the discarded card's rank goes on the discard pile
 

@@ -1,7 +1,8 @@
 @check
 Feature: An empty deck
-  VARIANTS.md "Check: Check and the end": when a draw finds the deck empty, the discard pile except
-  its top card is shuffled face down into a new deck; if nothing can be drawn, the round ends.
+  deckspec rulings "Check: Check and the end": when a draw finds the deck empty, the discard pile
+  except its top card is shuffled face down into a new deck; if nothing can be drawn, the round
+  ends.
 
   @rule:CHK-RESH-1
   Scenario: a draw from the empty deck reshuffles the discard pile except its top

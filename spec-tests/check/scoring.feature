@@ -1,8 +1,9 @@
 @check
 Feature: Card values, scoring and the end of the round
-  Seed 003 "1. Object of the Game", "3. Card Values for Scoring" and "10. Scoring Phase",
-  VARIANTS.md "Check: Values" and "Check: Scoring": A -1, 2-10 face value, J 11, Q 12, K 13; at the
-  end all hands are revealed and the lowest total wins, all tied players together.
+  "Game Rules & Mechanics (Authoritative Overview)", sections "1. Object of the Game", "3. Card
+  Values for Scoring" and "10. Scoring Phase"; deckspec rulings "Check: Values" and "Check:
+  Scoring": A -1, 2-10 face value, J 11, Q 12, K 13; at the end all hands are revealed and the
+  lowest total wins, all tied players together.
 
   Rule: each card is worth its value
 

@@ -1,8 +1,9 @@
 @check
 Feature: Deck, deal and the first turn
-  Seed 003 "2. The Deck", "4. Setup" and "5. Card Layout and Hand Expansion", VARIANTS.md "Check:
-  Deck" and "Check: Deal": 52 cards without jokers, four face down each in a 2x2 grid, the bottom
-  row seen privately, an empty discard pile and a seeded first player.
+  "Game Rules & Mechanics (Authoritative Overview)", sections "2. The Deck", "4. Setup" and "5. Card
+  Layout and Hand Expansion"; deckspec rulings "Check: Deck" and "Check: Deal": 52 cards without
+  jokers, four face down each in a 2x2 grid, the bottom row seen privately, an empty discard pile
+  and a seeded first player.
 
   @rule:CHK-DECK-1 @rule:CHK-DEAL-1 @rule:CHK-DEAL-4
   Scenario: two players leave 44 of the 52 cards in the draw pile

@@ -1,9 +1,9 @@
 @check
 Feature: Stacked specials and the sealed discard pile
-  Seed 003 "7. Matching/Stacking Opportunity" and "8. Special Card Abilities", VARIANTS.md "Check:
-  Abilities": a King, Queen or Jack matched on its rank stacks two abilities, resolved last in,
-  first out: the matcher's first, then the original discarder's. A match seals the discard pile
-  until the next turn begins.
+  "Game Rules & Mechanics (Authoritative Overview)", sections "7. Matching/Stacking Opportunity" and
+  "8. Special Card Abilities"; deckspec rulings "Check: Abilities": a King, Queen or Jack matched on
+  its rank stacks two abilities, resolved last in, first out: the matcher's first, then the original
+  discarder's. A match seals the discard pile until the next turn begins.
 
   Background:
     Given a check game with players ann, bob, cat

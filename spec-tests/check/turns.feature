@@ -1,8 +1,9 @@
 @check
 Feature: Turns, drawing and discarding
-  Seed 003 "6. Gameplay - Player Turns" and VARIANTS.md "Check: Turn": draw from the deck (seen by
-  the drawer only) or take the discard pile's top, then swap it into the grid or discard it; the
-  discard opens a matching stage, and the turn passes in seat order.
+  "Game Rules & Mechanics (Authoritative Overview)", section "6. Gameplay - Player Turns"; deckspec
+  rulings "Check: Turn": draw from the deck (seen by the drawer only) or take the discard pile's
+  top, then swap it into the grid or discard it; the discard opens a matching stage, and the turn
+  passes in seat order.
 
   Rule: a turn starts with a draw and passes in seat order
 

@@ -1,8 +1,9 @@
 @check
 Feature: Who sees what
-  Seed 003 "4. Setup" and "6. Gameplay - Player Turns": cards are face down unless an action shows
-  them. player_* and game_* events go to everyone, private_* only to the named player, and no
-  event shows a face-down card to a player who does not know it.
+  "Game Rules & Mechanics (Authoritative Overview)", sections "4. Setup" and "6. Gameplay - Player
+  Turns": cards are face down unless an action shows them. player_* and game_* events go to
+  everyone, private_* only to the named player, and no event shows a face-down card to a player who
+  does not know it.
 
   Background:
     Given a check game with players ann, bob, cat

@@ -1,9 +1,10 @@
 @dutch
 Feature: Collecting from the discard pile
-  Seed 000 "Collection Rank Cards" (its "Collection Mechanics", "Phase Restrictions" and "Special
-  Case") and VARIANTS.md "Dutch": any player may collect_discard the top of the discard pile when
-  it is of their collection rank, at any time except in initial_peek and same_rank_window; the card
-  joins their hand face up and nothing else changes.
+  "Recall Card Game - Game Play and Rules", section "Collection Rank Cards" (its "Collection
+  Mechanics", "Phase Restrictions" and "Special Case") and deckspec rulings "Dutch": any player may
+  collect_discard the top of the discard pile when it is of their collection rank, at any time
+  except in initial_peek and same_rank_window; the card joins their hand face up and nothing else
+  changes.
 
   Rule: collect_discard takes a matching top card, in any player's turn
 

@@ -1,8 +1,9 @@
 @dutch
 Feature: Collecting the drawn card, and no drawing from the discard pile
-  Seed 000 "Option B: Collect a Card (If Applicable)" and VARIANTS.md "Dutch": a drawn card of the
-  player's collection rank may be collected instead of played; it joins the hand face up as a
-  collection card and the turn passes. Dutch does not let a player draw from the discard pile.
+  "Recall Card Game - Game Play and Rules", section "Option B: Collect a Card (If Applicable)";
+  deckspec rulings "Dutch": a drawn card of the player's collection rank may be collected instead of
+  played; it joins the hand face up as a collection card and the turn passes. Dutch does not let a
+  player draw from the discard pile.
 
   Rule: a drawn card of the collection rank can be collected instead of played
 

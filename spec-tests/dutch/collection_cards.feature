@@ -1,10 +1,11 @@
 @dutch
 Feature: Collection cards stay in the hand, face up, and cannot be played
-  Seed 000 "Option A: Play a Card" and "Collection Rank Cards", seed 001 "2. Collection Cards
-  Playability During Same Rank Window" and VARIANTS.md "Dutch": collection cards are hand cards,
-  always face up, and can never be played, in turn or in the same rank window; the refusal says
-  "This card is in your collection and cannot be played for same rank." Every other card plays as
-  in Recall, including an uncollected card of the collection rank.
+  "Recall Card Game - Game Play and Rules", sections "Option A: Play a Card" and "Collection Rank
+  Cards"; "Collection Cards Verification - Dutch Game", section "2. Collection Cards Playability
+  During Same Rank Window"; deckspec rulings "Dutch": collection cards are hand cards, always face
+  up, and can never be played, in turn or in the same rank window; the refusal says "This card is in
+  your collection and cannot be played for same rank." Every other card plays as in Recall,
+  including an uncollected card of the collection rank.
 
   Rule: a collection card cannot be played in turn
 

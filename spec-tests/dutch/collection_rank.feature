@@ -1,10 +1,11 @@
 @dutch
 Feature: Choosing the collection rank
-  Seed 000 "Collection Rank Selection", seed 001 "Collection Cards Overview" and VARIANTS.md
-  "Dutch": when the initial peek ends, one of the two cards each player peeked at becomes that
-  player's collection card: never a joker if the other is not; else the one with fewer points; on
-  equal points Ace, then numbers, then King, Queen, Jack; two cards of one rank are settled at
-  random. The card stays in its slot, turns face up and sets the player's collection_rank.
+  "Recall Card Game - Game Play and Rules", section "Collection Rank Selection"; "Collection Cards
+  Verification - Dutch Game", section "Collection Cards Overview"; deckspec rulings "Dutch": when
+  the initial peek ends, one of the two cards each player peeked at becomes that player's collection
+  card: never a joker if the other is not; else the one with fewer points; on equal points Ace, then
+  numbers, then King, Queen, Jack; two cards of one rank are settled at random. The card stays in
+  its slot, turns face up and sets the player's collection_rank.
 
   Rule: the collection card is one of the two peeked cards
 

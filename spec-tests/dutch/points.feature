@@ -1,9 +1,9 @@
 @dutch
 Feature: Card points and the score
-  Seed 001 "Points Calculation Details" and "1. Collection Cards Points in Total Hand",
-  VARIANTS.md "Dutch": Joker 0, Ace 1, 2-10 face value, Queen and Jack 10, black Kings and the King
-  of diamonds 10, only the King of hearts 0. The score is the sum over the whole hand, collection
-  cards included at their full points.
+  "Collection Cards Verification - Dutch Game", sections "Points Calculation Details" and "1.
+  Collection Cards Points in Total Hand"; deckspec rulings "Dutch": Joker 0, Ace 1, 2-10 face value,
+  Queen and Jack 10, black Kings and the King of diamonds 10, only the King of hearts 0. The score
+  is the sum over the whole hand, collection cards included at their full points.
 
   Rule: each card is worth its points
 

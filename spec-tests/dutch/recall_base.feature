@@ -1,8 +1,9 @@
 @dutch
 Feature: The Recall base in a Dutch game
-  VARIANTS.md "Recall", seed 000 "Turn Structure" and seed 002 "Gameplay Rules": Dutch reuses
-  Recall's rules for drawing, playing, the same rank window, the Jack and Queen specials, turn
-  order and timers. One example of each, in a Dutch game.
+  deckspec rulings "Recall"; "Recall Card Game - Game Play and Rules", section "Turn Structure";
+  "Recall Card Game Rules", section "Gameplay Rules": Dutch reuses Recall's rules for drawing,
+  playing, the same rank window, the Jack and Queen specials, turn order and timers. One example of
+  each, in a Dutch game.
 
   Background:
     Given a dutch game with players ann, bob

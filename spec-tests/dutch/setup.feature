@@ -1,8 +1,9 @@
 @dutch
 Feature: Deck, deal, initial peek and collection mode
-  VARIANTS.md "Recall" and "Dutch", seed 002 "Game Setup" and seed 000 "Initial Peek Phase": as in
-  Recall, 54 cards, four face down each, an initial peek at two of your own cards; Dutch is Recall
-  with house rule clear_and_collect on, so the end of the peek gives every player a collection rank.
+  deckspec rulings "Recall" and "Dutch"; "Recall Card Game Rules", section "Game Setup"; "Recall
+  Card Game - Game Play and Rules", section "Initial Peek Phase": as in Recall, 54 cards, four face
+  down each, an initial peek at two of your own cards; Dutch is Recall with house rule
+  clear_and_collect on, so the end of the peek gives every player a collection rank.
 
   Rule: the Recall deal and initial peek
 

@@ -1,10 +1,10 @@
 @recall @bots
 Feature: Recall's computer players decide from what they remember
-  rules/recall/bots.yaml and bots.rhai (VARIANTS.md "Bots"): a bot acts only on cards it knows,
-  keeps a drawn card that beats its worst remembered card, throws remembered cards of the top's
-  rank in the same rank window, uses Jacks and Queens by its level, and calls when its estimate is
-  low. The expert level never forgets, never misses a same-rank play and always uses a power, so
-  its choices here do not depend on its random draws.
+  rules/recall/bots.yaml and bots.rhai (deckspec rulings "Bots"): a bot acts only on cards it knows,
+  keeps a drawn card that beats its worst remembered card, throws remembered cards of the top's rank
+  in the same rank window, uses Jacks and Queens by its level, and calls when its estimate is low.
+  The expert level never forgets, never misses a same-rank play and always uses a power, so its
+  choices here do not depend on its random draws.
 
   Background:
     Given a recall game with players ann, bob

@@ -1,9 +1,9 @@
 @recall
 Feature: The initial peek
-  Seed 002 "Game Setup", seed 000 "Initial Peek Phase" and "Remaining Cards", VARIANTS.md "Recall:
-  Deal": in the timed phase initial_peek each player may look once at any two of their own four
-  cards; when the phase ends, a player who has not peeked is shown slots 0 and 1, and a random
-  player starts.
+  "Recall Card Game Rules", section "Game Setup"; "Recall Card Game - Game Play and Rules", sections
+  "Initial Peek Phase" and "Remaining Cards"; deckspec rulings "Recall: Deal": in the timed phase
+  initial_peek each player may look once at any two of their own four cards; when the phase ends, a
+  player who has not peeked is shown slots 0 and 1, and a random player starts.
 
   Background:
     Given a recall game with players ann, bob

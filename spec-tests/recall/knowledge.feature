@@ -1,10 +1,10 @@
 @recall
 Feature: Known cards and who sees what
-  Seed 000 "Known Cards Updates", "Remaining Cards" and "Jack Swap Power", VARIANTS.md "Recall:
-  Known cards": the game keeps, for every player, the cards they know: peeked, drawn, played face
-  up, seen by a Queen; a Jack swap moves the knowledge with the cards. player_* and game_* events
-  go to everyone, private_* only to their player, and no event shows a face-down card to a player
-  who does not know it.
+  "Recall Card Game - Game Play and Rules", sections "Known Cards Updates", "Remaining Cards" and
+  "Jack Swap Power"; deckspec rulings "Recall: Known cards": the game keeps, for every player, the
+  cards they know: peeked, drawn, played face up, seen by a Queen; a Jack swap moves the knowledge
+  with the cards. player_* and game_* events go to everyone, private_* only to their player, and no
+  event shows a face-down card to a player who does not know it.
 
   Background:
     Given a recall game with players ann, bob, cat

@@ -1,8 +1,9 @@
 @recall
 Feature: Calling Recall and the final round
-  Seed 002 "Recall Phase" and "Game End Conditions", seed 000 "Winning Conditions", VARIANTS.md
-  "Recall: Recall": after playing, the current player may call Recall; every other player gets one
-  last turn, then the game ends.
+  "Recall Card Game Rules", sections "Recall Phase" and "Game End Conditions"; "Recall Card Game -
+  Game Play and Rules", section "Winning Conditions"; deckspec rulings "Recall: Recall": after
+  playing, the current player may call Recall; every other player gets one last turn, then the game
+  ends.
 
   Rule: the current player calls Recall after playing, once per game
 

@@ -1,8 +1,9 @@
 @recall
 Feature: Reshuffling the discard pile
-  Neither seed says what happens when the draw pile runs out; this rulebook rules that a draw (or
-  a penalty draw) that finds the draw pile empty first shuffles the discard pile, except its top
-  card, face down into a new draw pile.
+  Neither "Recall Card Game Rules" nor "Recall Card Game - Game Play and Rules" says what happens
+  when the draw pile runs out; the rulebook rules (REC-RESH-1) that a draw (or a penalty draw) that
+  finds the draw pile empty first shuffles the discard pile, except its top card, face down into a
+  new draw pile.
 
   @rule:REC-RESH-1
   Scenario: ann draws from an empty draw pile

@@ -1,9 +1,10 @@
 @recall
 Feature: The same rank window
-  Seed 002 "Special Rules", seed 000 "3. Same Rank Window" and "Penalties Summary", VARIANTS.md
-  "Recall: Same rank window": for 5 seconds after a play any player may throw a card of the same
-  rank onto the discard pile, leaving an empty slot, and may go again; a card of another rank
-  stays in the hand, shown to all, and costs one face-down penalty card.
+  "Recall Card Game Rules", section "Special Rules"; "Recall Card Game - Game Play and Rules",
+  sections "3. Same Rank Window" and "Penalties Summary"; deckspec rulings "Recall: Same rank
+  window": for 5 seconds after a play any player may throw a card of the same rank onto the discard
+  pile, leaving an empty slot, and may go again; a card of another rank stays in the hand, shown to
+  all, and costs one face-down penalty card.
 
   Background:
     Given a recall game with players ann, bob, cat

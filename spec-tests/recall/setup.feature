@@ -1,8 +1,9 @@
 @recall
 Feature: Deck, points and the deal
-  Seed 002 "Game Setup" and "Card Points System", VARIANTS.md "Recall: Deck", "Recall: Points" and
-  "Recall: Deal": 54 cards, four face down each, an empty discard pile; a joker is worth 0, an Ace
-  1, 2 to 10 their face value, Queens, Jacks and black Kings 10, red Kings 0.
+  "Recall Card Game Rules", sections "Game Setup" and "Card Points System"; deckspec rulings
+  "Recall: Deck", "Recall: Points" and "Recall: Deal": 54 cards, four face down each, an empty
+  discard pile; a joker is worth 0, an Ace 1, 2 to 10 their face value, Queens, Jacks and black
+  Kings 10, red Kings 0.
 
   Rule: the deck and the deal
 

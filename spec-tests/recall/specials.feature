@@ -1,10 +1,10 @@
 @recall
 Feature: Special plays: the Jack's swap and the Queen's peek
-  Seed 002 "Special Powers", seed 000 "4. Special Cards Window", "Jack Swap Power" and "Queen Peek
-  Power", VARIANTS.md "Recall: Special window": when the same rank window closes, every Jack and
-  Queen played in the turn and its window is resolved in the order played, each by its player:
-  a Jack swaps any two cards in hands, a Queen peeks at any one card in a hand, or the player
-  skips.
+  "Recall Card Game Rules", section "Special Powers"; "Recall Card Game - Game Play and Rules",
+  sections "4. Special Cards Window", "Jack Swap Power" and "Queen Peek Power"; deckspec rulings
+  "Recall: Special window": when the same rank window closes, every Jack and Queen played in the
+  turn and its window is resolved in the order played, each by its player: a Jack swaps any two
+  cards in hands, a Queen peeks at any one card in a hand, or the player skips.
 
   Background:
     Given a recall game with players ann, bob, cat

@@ -1,9 +1,10 @@
 @recall
 Feature: Turns: drawing and playing
-  Seed 002 "Turn Structure", seed 000 "1. Draw Phase", "2. Play or Collect Phase" and "Game
-  Phases", VARIANTS.md "Recall: Turn": draw from the draw pile (or take the discard pile's top),
-  then play the drawn card or a card of the hand, which the drawn card replaces face down; the
-  play opens the same rank window, and the turn passes clockwise.
+  "Recall Card Game Rules", section "Turn Structure"; "Recall Card Game - Game Play and Rules",
+  sections "1. Draw Phase", "2. Play or Collect Phase" and "Game Phases"; deckspec rulings "Recall:
+  Turn": draw from the draw pile (or take the discard pile's top), then play the drawn card or a
+  card of the hand, which the drawn card replaces face down; the play opens the same rank window,
+  and the turn passes clockwise.
 
   Background:
     Given a recall game with players ann, bob, cat

@@ -1,8 +1,9 @@
 @recall
 Feature: Winning: an empty hand, or the lowest points after Recall
-  Seed 002 "Game Objective", "Winning Conditions" and "Game End Conditions", seed 000 "Winning
-  Conditions", VARIANTS.md "Recall: End": a player with no cards wins at once; after Recall the
-  lowest points win, a tie goes to fewer cards, then to the caller if tied, else it is a draw.
+  "Recall Card Game Rules", sections "Game Objective", "Winning Conditions" and "Game End
+  Conditions"; "Recall Card Game - Game Play and Rules", section "Winning Conditions"; deckspec
+  rulings "Recall: End": a player with no cards wins at once; after Recall the lowest points win, a
+  tie goes to fewer cards, then to the caller if tied, else it is a draw.
 
   Rule: a player with no cards left wins at once
 

@@ -74,7 +74,7 @@ impl Rank {
         SHORT[self.0 as usize]
     }
 
-    /// The long form used in event payloads (seed 004): `Ace`, `7`, `King`, `Joker`.
+    /// The long form used in event payloads (Cambia's rule CAM-VAL-5): `Ace`, `7`, `King`, `Joker`.
     pub fn name(self) -> &'static str {
         match self.0 {
             0 => "Joker",

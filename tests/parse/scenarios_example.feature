@@ -1,6 +1,6 @@
 @cambia
 Feature: Snapping
-  Rule: a wrong snap costs two penalty cards (004 "Snap Action")
+  Rule: a wrong snap costs two penalty cards (CAM-PEN-1)
 
     Background:
       Given a cambia game with players ann, bob

@@ -1,9 +1,9 @@
 @check
 Feature: King, Queen and Jack abilities
-  Seed 003 "8. Special Card Abilities" and VARIANTS.md "Check: Abilities": a King, Queen or Jack
-  discarded and not matched gives its discarder an ability. King: peek at up to two cards, then
-  swap any two. Queen: peek at one, then swap. Jack: swap. Each stage can be skipped; peeks are
-  private to the peeker, swaps show nothing.
+  "Game Rules & Mechanics (Authoritative Overview)", section "8. Special Card Abilities"; deckspec
+  rulings "Check: Abilities": a King, Queen or Jack discarded and not matched gives its discarder an
+  ability. King: peek at up to two cards, then swap any two. Queen: peek at one, then swap. Jack:
+  swap. Each stage can be skipped; peeks are private to the peeker, swaps show nothing.
 
   Background:
     Given a check game with players ann, bob, cat

@@ -1,9 +1,10 @@
 @dutch
 Feature: Four of a kind, calling Dutch and the end of the game
-  Seed 000 "Winning Conditions", seed 002 "Recall Phase" and "Winning Conditions", VARIANTS.md
-  "Recall" and "Dutch": a player with all four cards of their collection rank wins at once;
-  call_dutch (Dutch's call_recall) gives every other player one last turn, then the lowest points
-  win (collection cards counted), then fewer cards, then the caller; otherwise a draw.
+  "Recall Card Game - Game Play and Rules", section "Winning Conditions"; "Recall Card Game Rules",
+  sections "Recall Phase" and "Winning Conditions"; deckspec rulings "Recall" and "Dutch": a player
+  with all four cards of their collection rank wins at once; call_dutch (Dutch's call_recall) gives
+  every other player one last turn, then the lowest points win (collection cards counted), then
+  fewer cards, then the caller; otherwise a draw.
 
   Rule: all four cards of the collection rank win at once
 

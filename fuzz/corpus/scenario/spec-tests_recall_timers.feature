@@ -1,9 +1,10 @@
 @recall
 Feature: Timers
-  Seed 000 "Timer Durations", "3. Same Rank Window" and "4. Special Cards Window", VARIANTS.md
-  "Recall: Turn", "Recall: Same rank window" and "Recall: Special window": 10 seconds to draw (a
-  timeout passes the turn), 10 to play (a timeout plays the drawn card), a 5-second same rank
-  window, 10 seconds for each special play (a timeout skips it); every timer is a house rule.
+  "Recall Card Game - Game Play and Rules", sections "Timer Durations", "3. Same Rank Window" and
+  "4. Special Cards Window"; deckspec rulings "Recall: Turn", "Recall: Same rank window" and
+  "Recall: Special window": 10 seconds to draw (a timeout passes the turn), 10 to play (a timeout
+  plays the drawn card), a 5-second same rank window, 10 seconds for each special play (a timeout
+  skips it); every timer is a house rule.
 
   Background:
     Given a recall game with players ann, bob

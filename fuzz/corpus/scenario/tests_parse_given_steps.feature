@@ -1,4 +1,4 @@
-# Every Given form of SCENARIOS.md, and the sugar around them.
+# Every Given form of the scenario language (grammar/README.md), and the sugar around them.
 Feature: Given steps
 
   Scenario: the game, the seed and house rules
