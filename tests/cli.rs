@@ -239,16 +239,16 @@ fn nothing_to_run_is_an_error() {
         2,
         &[&format!("no scenarios found under {empty}\n")],
     );
-    let notes = dir.write("notes.txt", b"Feature: not a feature file\n");
     let only_background = dir.write(
         "background.feature",
         b"Feature: no scenarios\n  Background:\n    Given a cambia game with players ann, bob\n",
     );
+    let other = dir.write("other.feature", b"Feature: none either\n");
     check(
-        &["test", &notes, &only_background],
+        &["test", &only_background, &other],
         2,
         &[&format!(
-            "no scenarios found under {notes}, {only_background}\n"
+            "no scenarios found under {only_background}, {other}\n"
         )],
     );
     check(
@@ -318,5 +318,142 @@ fn a_problem_on_a_very_long_line_is_reported_without_its_snippet() {
             "did you mean `AS`? (an ace is written `A`)",
             "\n0 passed, 0 failed\n",
         ],
+    );
+}
+
+/// A copy of the bundled rules in `dir`, with `edit` applied to one variant's `variant.yaml`.
+fn rules_with(dir: &TempDir, variant: &str, edit: impl Fn(&str) -> String) -> String {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("a folder");
+        for entry in std::fs::read_dir(from).expect("a readable folder") {
+            let path = entry.expect("an entry").path();
+            let target = to.join(path.file_name().expect("a name"));
+            if path.is_dir() {
+                copy(&path, &target);
+            } else {
+                std::fs::copy(&path, &target).expect("a copy");
+            }
+        }
+    }
+    let rules = dir.0.join("rules");
+    copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"), &rules);
+    let yaml = rules.join(variant).join("variant.yaml");
+    let text = std::fs::read_to_string(&yaml).expect("variant.yaml");
+    std::fs::write(&yaml, edit(&text)).expect("a writable variant.yaml");
+    rules.display().to_string()
+}
+
+#[test]
+fn a_variant_that_does_not_load_is_reported_once_and_its_scenarios_are_counted() {
+    let dir = TempDir::new("unloadable");
+    let rules = rules_with(&dir, "cambia", |t| {
+        t.replacen("\ndescription:", "\ndescripton:", 1)
+    });
+    let mixed = dir.write(
+        "mixed.feature",
+        b"Feature: two variants\n\n  Scenario: a cambia game\n    Given a cambia game with players ann, bob\n    Then the game is not over\n\n  Scenario: a check game\n    Given a check game with players ann, bob\n    Then the game is not over\n",
+    );
+    let run = deckspec(&[
+        "test",
+        "--rules",
+        &rules,
+        "tests/cli/passing.feature",
+        &mixed,
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    let stdout = run.stdout.replace(&rules, "RULES").replace(&mixed, "MIXED");
+    assert_eq!(
+        stdout,
+        "\
+NOT RUN  MIXED (1 scenario: variant `cambia` does not load)
+PASS  MIXED:7  a check game
+NOT RUN  tests/cli/passing.feature (2 scenarios: variant `cambia` does not load)
+ERROR RULES/cambia (does not load; 3 scenarios not run)
+  × unknown field `descripton`, expected one of `name`, `description`, `script`, `extends`, `modules`, `deck`, `max_hand_slots`, `points`, `piles`, `phases`, `house_rules`, `vars`, `timers`,
+  │ `events`, `actions`
+   ╭─[RULES/cambia/variant.yaml:4:1]
+ 3 │ name: cambia
+ 4 │ descripton: >
+   · ──────┬──────
+   ·       ╰── here
+ 5 │   Four face-down cards each; draw, discard or replace, use the powers of 7 to K, snap matching
+   ╰────
+1 file could not be run; 3 scenarios did not run
+1 passed, 0 failed
+"
+    );
+}
+
+#[test]
+fn an_unknown_variant_is_one_problem_of_its_file() {
+    let dir = TempDir::new("unknown-variant");
+    let file = dir.write(
+        "unknown.feature",
+        b"Feature: f\n  Scenario: s\n    Given a cambai game with players ann, bob\n    Then the game is not over\n",
+    );
+    let run = deckspec(&["test", &file]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert_eq!(
+        run.stdout.replace(&file, "FILE"),
+        "\
+ERROR FILE (1 problem; not run)
+  × variant `cambai` cannot be used: there is no such variant
+   ╭─[FILE:3:13]
+ 2 │   Scenario: s
+ 3 │     Given a cambai game with players ann, bob
+   ·             ───┬──
+   ·                ╰── this variant
+ 4 │     Then the game is not over
+   ╰────
+  help: did you mean `cambia`?
+1 file could not be run; 1 scenario did not run
+0 passed, 0 failed
+"
+    );
+}
+
+#[test]
+fn a_path_that_is_not_a_feature_file_is_one_error() {
+    let run = deckspec(&["test", "README.md"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "error: README.md is not a scenario file: scenario files end in `.feature` (name a folder to run every `.feature` file under it)\n"
+    );
+}
+
+#[test]
+fn an_output_file_that_cannot_be_written_fails_before_the_run() {
+    let dir = TempDir::new("unwritable");
+    let missing = dir.path("missing/report.xml");
+    let run = deckspec(&["test", "tests/cli/passing.feature", "--junit", &missing]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "", "nothing ran");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: --junit: cannot write {missing}: the folder {} does not exist\n",
+            dir.path("missing")
+        )
+    );
+    let html = dir.path("missing/report.html");
+    let run = deckspec(&["simulate", "cambia", "--games", "1", "--report", &html]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "", "nothing ran");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: --report: cannot write {html}: the folder {} does not exist\n",
+            dir.path("missing")
+        )
+    );
+    // A file that can be written is not left behind when the check passes and the run fails.
+    let junit = dir.path("report.xml");
+    let run = deckspec(&["test", "tests/cli/broken.feature", "--junit", &junit]);
+    assert_eq!(run.code, 2);
+    assert!(
+        Path::new(&junit).is_file(),
+        "the report of a failed run is written"
     );
 }

@@ -7,8 +7,8 @@ pub use simulate::{MergeArgs, SimulateArgs};
 
 use crate::kernel::RuleError;
 use crate::script::{Variant, VariantError, variant_names};
-use crate::spec::runner::{SpecVariant, VariantProvider};
-use crate::spec::suite::{self, Filter, Outcome, Totals};
+use crate::spec::runner::{SpecVariant, Unavailable, VariantProvider};
+use crate::spec::suite::{self, Filter, Outcome, Totals, counted};
 use crate::spec::tags::TagExpr;
 use clap::{Parser, Subcommand};
 use std::collections::HashMap;
@@ -94,12 +94,14 @@ impl ScriptProvider {
             .clone()
     }
 
-    /// Variants that failed to load, with their errors.
+    /// Variants that exist but failed to load, with their errors (a name that is no variant is
+    /// the scenario file's problem, reported there with a suggestion).
     pub fn failures(&self) -> Vec<(String, Arc<VariantError>)> {
         let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
         let mut out: Vec<_> = loaded
             .iter()
             .filter_map(|(n, r)| r.as_ref().err().map(|e| (n.clone(), e.clone())))
+            .filter(|(_, e)| !matches!(**e, VariantError::Unknown { .. }))
             .collect();
         out.sort_by(|a, b| a.0.cmp(&b.0));
         out
@@ -148,12 +150,12 @@ impl SpecVariant for Variant {
 }
 
 impl VariantProvider for ScriptProvider {
-    fn variant(&self, name: &str) -> Result<Arc<dyn SpecVariant>, String> {
+    fn variant(&self, name: &str) -> Result<Arc<dyn SpecVariant>, Unavailable> {
         self.load(name)
             .map(|v| v as Arc<dyn SpecVariant>)
             .map_err(|e| match &*e {
-                VariantError::Unknown { .. } => "there is no such variant".to_string(),
-                other => format!("it does not load ({})", other.short()),
+                VariantError::Unknown { .. } => Unavailable::Unknown,
+                other => Unavailable::Broken(other.short()),
             })
     }
 
@@ -214,6 +216,12 @@ fn test(
             return EXIT_BROKEN;
         }
     };
+    if let Some(junit) = junit
+        && let Err(e) = writable("--junit", junit)
+    {
+        eprintln!("error: {e}");
+        return EXIT_BROKEN;
+    }
     let provider = ScriptProvider::new(rules);
     let filters = describe_filters(tags.as_ref(), name.as_deref());
     let filter = Filter { tags, name };
@@ -228,9 +236,7 @@ fn test(
         print_file(&result);
         results.push(result);
     }
-    for (_, error) in provider.failures() {
-        print!("{}", render(&*error));
-    }
+    print_unloaded(&provider, &results, rules);
     let totals = Totals::of(&results);
     if let Some(junit) = junit
         && let Err(e) = std::fs::write(junit, suite::junit(&results))
@@ -240,7 +246,10 @@ fn test(
     }
     let found: usize = results.iter().map(|r| r.found).sum();
     let ran = totals.passed + totals.failed + totals.skipped;
-    if ran > 0 || totals.broken_files > 0 {
+    if ran > 0 || totals.broken_files > 0 || totals.not_run > 0 {
+        if let Some(line) = totals.not_run_line() {
+            println!("{line}");
+        }
         println!("{}", totals.line());
         return totals.exit_code();
     }
@@ -257,9 +266,67 @@ fn test(
     EXIT_BROKEN
 }
 
-/// `1 file`, `2 files`.
-fn counted(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+/// Whether an output file can be written, checked before a long run so that it does not fail
+/// at the end: its folder exists and the file opens for writing. A file that was not there
+/// before is not left behind.
+pub(crate) fn writable(option: &str, path: &Path) -> Result<(), String> {
+    let cannot = |why: String| format!("{option}: cannot write {}: {why}", path.display());
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && !parent.is_dir()
+    {
+        return Err(cannot(format!(
+            "the folder {} does not exist",
+            parent.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(cannot("it is a folder".into()));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| cannot(e.to_string()))?;
+    if !existed {
+        std::fs::remove_file(path).ok();
+    }
+    Ok(())
+}
+
+/// Each variant that did not load, once, with how many scenarios it kept from running and its
+/// load error (variants with the same error, such as a missing rules folder, share one report).
+fn print_unloaded(provider: &ScriptProvider, results: &[suite::FileResult], rules: &Path) {
+    let mut shown: Vec<(Vec<String>, usize, String)> = Vec::new();
+    for (name, error) in provider.failures() {
+        let scenarios: usize = results
+            .iter()
+            .flat_map(|r| &r.unloaded)
+            .filter(|u| u.variant == name)
+            .map(|u| u.scenarios)
+            .sum();
+        let text = render(&*error);
+        match shown.iter_mut().find(|(_, _, t)| *t == text) {
+            Some((names, n, _)) => {
+                names.push(name);
+                *n += scenarios;
+            }
+            None => shown.push((vec![name], scenarios, text)),
+        }
+    }
+    for (names, scenarios, text) in shown {
+        let names: Vec<String> = names
+            .iter()
+            .map(|n| rules.join(n).display().to_string())
+            .collect();
+        println!(
+            "ERROR {} (does not load; {} not run)",
+            names.join(", "),
+            counted(scenarios, "scenario")
+        );
+        print!("{text}");
+    }
 }
 
 /// The filters of `deckspec test` as the user wrote them, for "no scenarios matched".
@@ -285,6 +352,14 @@ fn print_file(result: &suite::FileResult) {
         for d in result.diagnostics() {
             print!("{}", render(&d));
         }
+    }
+    for u in &result.unloaded {
+        println!(
+            "NOT RUN  {} ({}: variant `{}` does not load)",
+            result.path,
+            counted(u.scenarios, "scenario"),
+            u.variant
+        );
     }
     for s in &result.scenarios {
         let word = match s.outcome {
