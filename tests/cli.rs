@@ -294,8 +294,11 @@ fn a_face_may_be_placed_as_often_as_the_deck_has_it() {
         &["test", "tests/cli/jokers.feature"],
         0,
         &[
-            "PASS  tests/cli/jokers.feature:5  both jokers in one hand",
-            "1 passed, 0 failed",
+            "PASS  tests/cli/jokers.feature:6  both jokers in one hand\n",
+            "PASS  tests/cli/jokers.feature:15  a joker in bob's hand and one on the discard pile\n",
+            "PASS  tests/cli/jokers.feature:25  bob snaps his joker onto the other\n",
+            "PASS  tests/cli/jokers.feature:35  each player's joker is the one in their own hand\n",
+            "4 passed, 0 failed",
         ],
     );
 }
