@@ -460,3 +460,71 @@ fn an_output_file_that_cannot_be_written_fails_before_the_run() {
         "the report of a failed run is written"
     );
 }
+
+/// What `tests/cli/failing.feature` prints for its failing scenario.
+const FAILING: &str = "\
+FAIL  tests/cli/failing.feature:5  ann expects the wrong phase
+  × this step does not hold
+    ╭─[tests/cli/failing.feature:10:5]
+  9 │     Then the game is not over
+ 10 │     And the phase is awaiting_draw
+    ·     ───────────────┬──────────────
+    ·                    ╰── this step
+    ╰────
+  help: expected: awaiting_draw
+        found:    awaiting_discard
+";
+
+#[test]
+fn quiet_prints_only_failures_and_the_closing_lines() {
+    for flag in ["--quiet", "-q"] {
+        let run = deckspec(&[
+            "test",
+            flag,
+            "tests/cli/passing.feature",
+            "tests/cli/failing.feature",
+            "tests/cli/broken.feature",
+        ]);
+        assert_eq!(run.code, 2, "{}", run.stdout);
+        let (errors, rest) = run
+            .stdout
+            .split_once("FAIL  ")
+            .expect("the failure is printed");
+        assert!(
+            errors.starts_with("ERROR tests/cli/broken.feature ("),
+            "{errors}"
+        );
+        assert_eq!(
+            format!("FAIL  {rest}"),
+            format!("{FAILING}1 file could not be run; 1 scenario did not run\n2 passed, 1 failed\n")
+        );
+    }
+}
+
+#[test]
+fn fail_fast_stops_after_the_first_failing_scenario() {
+    let dir = TempDir::new("fail-fast");
+    let twice = dir.write(
+        "a_twice.feature",
+        b"Feature: f\n  Scenario: first\n    Given a cambia game with players ann, bob\n    Then the game is over\n\n  Scenario: second\n    Given a cambia game with players ann, bob\n    Then the game is over\n",
+    );
+    let run = deckspec(&["test", "--fail-fast", &twice, "tests/cli/passing.feature"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let out = run.stdout.replace(&twice, "FILE");
+    assert!(out.starts_with("FAIL  FILE:2  first\n"), "{out}");
+    assert!(
+        out.ends_with(
+            "stopped after the first failing scenario (--fail-fast)\n0 passed, 1 failed\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("second") && !out.contains("PASS"), "{out}");
+    // Without it, everything runs.
+    let run = deckspec(&["test", &twice, "tests/cli/passing.feature"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.ends_with("\n2 passed, 2 failed\n"),
+        "{}",
+        run.stdout
+    );
+}

@@ -36,23 +36,7 @@ pub struct Cli {
 pub enum Command {
     /// Run scenario files: one line per scenario, then `N passed, N failed`.
     /// Exit 0 when all pass, 1 when a scenario fails, 2 when a file or variant cannot be loaded.
-    Test {
-        /// Files or folders of `.feature` files (folders named `invalid` are skipped).
-        #[arg(default_value = "spec-tests")]
-        paths: Vec<PathBuf>,
-        /// Write JUnit XML (one testsuite per Feature) to this file.
-        #[arg(long, value_name = "FILE")]
-        junit: Option<PathBuf>,
-        /// Run only scenarios whose tags match, e.g. `@cambia and not @slow`.
-        #[arg(long, value_name = "EXPR")]
-        tags: Option<String>,
-        /// Run only scenarios whose name contains this text (case-insensitive).
-        #[arg(long, short = 'n', value_name = "TEXT")]
-        name: Option<String>,
-        /// The folder holding the variants.
-        #[arg(long, default_value = "rules", value_name = "DIR")]
-        rules: PathBuf,
-    },
+    Test(TestArgs),
     /// Play many seeded games of a variant with computer seats and print a summary.
     /// The same seed and arguments give the same summary for any `--jobs`.
     Simulate(SimulateArgs),
@@ -64,6 +48,32 @@ pub enum Command {
         #[arg(default_value = ".")]
         dir: PathBuf,
     },
+}
+
+/// The arguments of `deckspec test`.
+#[derive(clap::Args, Debug)]
+pub struct TestArgs {
+    /// Files or folders of `.feature` files (folders named `invalid` are skipped).
+    #[arg(default_value = "spec-tests")]
+    pub paths: Vec<PathBuf>,
+    /// Write JUnit XML (one testsuite per Feature) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Run only scenarios whose tags match, e.g. `@cambia and not @slow`.
+    #[arg(long, value_name = "EXPR")]
+    pub tags: Option<String>,
+    /// Run only scenarios whose name contains this text (case-insensitive).
+    #[arg(long, short = 'n', value_name = "TEXT")]
+    pub name: Option<String>,
+    /// The folder holding the variants.
+    #[arg(long, default_value = "rules", value_name = "DIR")]
+    pub rules: PathBuf,
+    /// Stop after the first failing scenario.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Print only failures and errors, and the closing lines.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 type Loaded = Result<Arc<Variant>, Arc<VariantError>>;
@@ -182,27 +192,25 @@ pub fn render(diagnostic: &dyn miette::Diagnostic) -> String {
 /// Run the command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
-        Command::Test {
-            paths,
-            junit,
-            tags,
-            name,
-            rules,
-        } => test(&paths, junit.as_deref(), tags.as_deref(), name, &rules),
+        Command::Test(args) => test(args),
         Command::Check { dir } => check(&dir),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Merge(args) => simulate::merge(args),
     }
 }
 
-fn test(
-    paths: &[PathBuf],
-    junit: Option<&Path>,
-    tags: Option<&str>,
-    name: Option<String>,
-    rules: &Path,
-) -> i32 {
-    let tags = match tags.map(TagExpr::parse).transpose() {
+fn test(args: TestArgs) -> i32 {
+    let TestArgs {
+        paths,
+        junit,
+        tags,
+        name,
+        rules,
+        fail_fast,
+        quiet,
+    } = args;
+    let (paths, junit, rules) = (&paths[..], junit.as_deref(), rules.as_path());
+    let tags = match tags.as_deref().map(TagExpr::parse).transpose() {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: --tags: {e}");
@@ -226,17 +234,25 @@ fn test(
     let filters = describe_filters(tags.as_ref(), name.as_deref());
     let filter = Filter { tags, name };
     let mut results = Vec::new();
+    let mut stopped = false;
     for file in &files {
         let path = file.display().to_string();
         let loaded = suite::load_file(file);
         let result = match loaded.problem {
             Some(problem) => suite::FileResult::not_run(&path, loaded.src, vec![problem]),
-            None => suite::run_file(&path, loaded.src, &provider, &filter),
+            None => suite::run_file_until(&path, loaded.src, &provider, &filter, fail_fast),
         };
-        print_file(&result);
+        print_file(&result, quiet);
+        stopped = fail_fast && Totals::of(std::slice::from_ref(&result)).failed > 0;
         results.push(result);
+        if stopped {
+            break;
+        }
     }
     print_unloaded(&provider, &results, rules);
+    if stopped {
+        println!("stopped after the first failing scenario (--fail-fast)");
+    }
     let totals = Totals::of(&results);
     if let Some(junit) = junit
         && let Err(e) = std::fs::write(junit, suite::junit(&results))
@@ -341,7 +357,8 @@ fn describe_filters(tags: Option<&TagExpr>, name: Option<&str>) -> String {
     parts.join(" and ")
 }
 
-fn print_file(result: &suite::FileResult) {
+/// A file's lines: errors and failures, and unless `quiet`, a line per scenario run or not run.
+fn print_file(result: &suite::FileResult, quiet: bool) {
     if !result.problems.is_empty() {
         let count = result.problems.len();
         println!(
@@ -353,7 +370,7 @@ fn print_file(result: &suite::FileResult) {
             print!("{}", render(&d));
         }
     }
-    for u in &result.unloaded {
+    for u in result.unloaded.iter().filter(|_| !quiet) {
         println!(
             "NOT RUN  {} ({}: variant `{}` does not load)",
             result.path,
@@ -367,6 +384,9 @@ fn print_file(result: &suite::FileResult) {
             Outcome::Failed(_) => "FAIL",
             Outcome::Skipped => "SKIP",
         };
+        if quiet && !matches!(s.outcome, Outcome::Failed(_)) {
+            continue;
+        }
         println!("{word}  {}:{}  {}", result.path, s.line, s.name);
         if let Outcome::Failed(f) = &s.outcome {
             print!("{}", render(&result.failure_diagnostic(f)));

@@ -407,6 +407,18 @@ pub fn run_file(
     provider: &dyn VariantProvider,
     filter: &Filter,
 ) -> FileResult {
+    run_file_until(path, src, provider, filter, false)
+}
+
+/// Like [`run_file`]; with `fail_fast`, the scenarios after the first that fails are not run
+/// (nor counted).
+pub fn run_file_until(
+    path: &str,
+    src: Arc<String>,
+    provider: &dyn VariantProvider,
+    filter: &Filter,
+    fail_fast: bool,
+) -> FileResult {
     let checked = check_for_run(&src, provider);
     let mut result = FileResult::not_run(path, src, checked.problems);
     result.feature = checked.feature.as_ref().map(|f| f.name.clone());
@@ -450,6 +462,11 @@ pub fn run_file(
             outcome,
             duration: started.elapsed(),
         });
+        if fail_fast
+            && matches!(result.scenarios.last(), Some(s) if matches!(s.outcome, Outcome::Failed(_)))
+        {
+            break;
+        }
     }
     result
 }
