@@ -496,7 +496,9 @@ fn quiet_prints_only_failures_and_the_closing_lines() {
         );
         assert_eq!(
             format!("FAIL  {rest}"),
-            format!("{FAILING}1 file could not be run; 1 scenario did not run\n2 passed, 1 failed\n")
+            format!(
+                "{FAILING}1 file could not be run; 1 scenario did not run\n2 passed, 1 failed\n"
+            )
         );
     }
 }
@@ -526,5 +528,150 @@ fn fail_fast_stops_after_the_first_failing_scenario() {
         run.stdout.ends_with("\n2 passed, 2 failed\n"),
         "{}",
         run.stdout
+    );
+}
+
+/// One `<testcase>` of a JUnit file: its attributes, and its failure's message and body.
+#[derive(Debug, Default)]
+struct Case {
+    name: String,
+    classname: String,
+    time: String,
+    failure: Option<(String, String)>,
+}
+
+/// The testcases of a JUnit file, read with an XML parser.
+fn junit_cases(xml: &str) -> Vec<Case> {
+    use quick_xml::events::Event;
+    let attr = |e: &quick_xml::events::BytesStart<'_>, name: &str| -> String {
+        e.attributes()
+            .flatten()
+            .find(|a| a.key.as_ref() == name.as_bytes())
+            .map(|a| {
+                a.normalized_value(quick_xml::XmlVersion::Explicit1_0)
+                    .expect("an attribute")
+                    .into_owned()
+            })
+            .unwrap_or_default()
+    };
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut cases = Vec::new();
+    let mut body: Option<String> = None;
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Start(e) | Event::Empty(e) if e.name().as_ref() == b"testcase" => {
+                cases.push(Case {
+                    name: attr(&e, "name"),
+                    classname: attr(&e, "classname"),
+                    time: attr(&e, "time"),
+                    failure: None,
+                });
+            }
+            Event::Start(e) if e.name().as_ref() == b"failure" => {
+                let case = cases.last_mut().expect("a failure inside a testcase");
+                case.failure = Some((attr(&e, "message"), String::new()));
+                body = Some(String::new());
+            }
+            Event::Text(t) => {
+                if let Some(b) = &mut body {
+                    b.push_str(&t.decode().expect("UTF-8"));
+                }
+            }
+            Event::GeneralRef(r) => {
+                if let Some(b) = &mut body {
+                    if r.is_char_ref() {
+                        b.push(r.resolve_char_ref().expect("a character").expect("one"));
+                    } else {
+                        let name = r.decode().expect("UTF-8");
+                        b.push_str(
+                            quick_xml::escape::resolve_predefined_entity(&name)
+                                .expect("a predefined entity"),
+                        );
+                    }
+                }
+            }
+            Event::End(e) if e.name().as_ref() == b"failure" => {
+                let text = body.take().expect("a failure body");
+                if let Some((_, b)) = cases.last_mut().and_then(|c| c.failure.as_mut()) {
+                    *b = text;
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    cases
+}
+
+/// What `tests/cli/receives.feature` shows for its failing step.
+const RECEIVES_HELP: &str = r#"  help: expected: an event containing {"card":{"colour":"black","rank":"K","suit":"Clubs"},"type":"player_discard","user":{"id":"ann"}}
+        found:    the closest, a "player_discard" event:
+                  card.colour: missing (expected "black")
+                  card.rank: expected "K", found "5"
+"#;
+
+#[test]
+fn a_receives_mismatch_shows_what_differs_by_path() {
+    let run = deckspec(&["test", "tests/cli/receives.feature"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .ends_with(&format!("{RECEIVES_HELP}0 passed, 1 failed\n")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn junit_failures_say_what_was_expected_and_found_and_each_case_has_a_time() {
+    let dir = TempDir::new("junit-cases");
+    let file = dir.path("report.xml");
+    let run = deckspec(&[
+        "test",
+        "tests/cli/passing.feature",
+        "tests/cli/failing.feature",
+        "tests/cli/receives.feature",
+        "--junit",
+        &file,
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let xml = std::fs::read_to_string(&file).expect("the JUnit file");
+    let cases = junit_cases(&xml);
+    let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "ann expects the wrong phase",
+            "the game starts",
+            "ann draws",
+            "bob expects the wrong card"
+        ]
+    );
+    for case in &cases {
+        let time: f64 = case.time.parse().expect("the time is a number of seconds");
+        assert!((0.0..60.0).contains(&time), "{case:?}");
+        assert!(case.classname.starts_with("tests/cli/"), "{case:?}");
+    }
+    assert!(cases[1].failure.is_none() && cases[2].failure.is_none());
+    let (message, body) = cases[0].failure.as_ref().expect("a failure");
+    assert_eq!(
+        message,
+        "this step does not hold: expected awaiting_draw, found awaiting_discard"
+    );
+    assert_eq!(
+        body,
+        "10:5: this step does not hold\n  help: expected: awaiting_draw\n        found:    awaiting_discard"
+    );
+    let (message, body) = cases[3].failure.as_ref().expect("a failure");
+    assert_eq!(
+        message,
+        r#"this step does not hold: expected an event containing {"card":{"colour":"black","rank":"K","suit":"Clubs"},"type":"player_discard","user":{"id":"ann"}}, found the closest, a "player_discard" event: card.colour: missing (expected "black"); card.rank: expected "K", found "5""#
+    );
+    assert_eq!(
+        body,
+        &format!(
+            "12:5: this step does not hold\n{}",
+            RECEIVES_HELP.trim_end()
+        )
     );
 }

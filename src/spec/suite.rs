@@ -3,6 +3,7 @@
 
 use super::ast::{Feature, Span, Tag};
 use super::diag::{FileDiagnostic, LineIndex, Problem, SourceLines};
+pub use super::junit::junit;
 use super::limits::{MAX_FILE_BYTES, MAX_PROBLEMS_PER_FILE};
 use super::runner::{self, Concrete, Failure, Unavailable, VariantProvider};
 use super::tags::TagExpr;
@@ -115,11 +116,14 @@ impl FileResult {
     /// A failure as a diagnostic on the failing step.
     pub fn failure_diagnostic(&self, f: &Failure) -> FileDiagnostic {
         let mut help = Vec::new();
+        // A text of several lines (the differences of a `receives:` event) lines up after its
+        // label.
+        let indented = |text: &str| text.replace('\n', "\n          ");
         if let Some(e) = &f.expected {
-            help.push(format!("expected: {e}"));
+            help.push(format!("expected: {}", indented(e)));
         }
         if let Some(found) = &f.found {
-            help.push(format!("found:    {found}"));
+            help.push(format!("found:    {}", indented(found)));
         }
         let problem =
             Problem::new(f.message.clone(), f.span, "this step").with_help(if help.is_empty() {
@@ -544,52 +548,4 @@ impl Totals {
 /// `1 file`, `2 files`.
 pub fn counted(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
-}
-
-/// JUnit XML: one testsuite per Feature (file), one testcase per scenario.
-pub fn junit(results: &[FileResult]) -> String {
-    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
-    let mut report = Report::new("deckspec");
-    for file in results {
-        let mut suite = TestSuite::new(file.feature.clone().unwrap_or_else(|| file.path.clone()));
-        suite.add_property(quick_junit::Property::new("file", file.path.clone()));
-        for problem in file.diagnostics() {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_message(problem.message.clone());
-            status.set_description(problem.short());
-            let mut case = TestCase::new(format!("{} (file)", file.path), status);
-            case.set_classname(file.path.clone());
-            suite.add_test_case(case);
-        }
-        for u in &file.unloaded {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_message(format!(
-                "variant `{}` does not load: {} not run",
-                u.variant,
-                counted(u.scenarios, "scenario")
-            ));
-            status.set_description(u.reason.clone());
-            let mut case = TestCase::new(format!("{} (variant {})", file.path, u.variant), status);
-            case.set_classname(file.path.clone());
-            suite.add_test_case(case);
-        }
-        for s in &file.scenarios {
-            let status = match &s.outcome {
-                Outcome::Passed => TestCaseStatus::success(),
-                Outcome::Skipped => TestCaseStatus::skipped(),
-                Outcome::Failed(f) => {
-                    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    status.set_message(f.message.clone());
-                    status.set_description(file.failure_diagnostic(f).short());
-                    status
-                }
-            };
-            let mut case = TestCase::new(s.name.clone(), status);
-            case.set_classname(format!("{}:{}", file.path, s.line));
-            case.set_time(s.duration);
-            suite.add_test_case(case);
-        }
-        report.add_test_suite(suite);
-    }
-    report.to_string().unwrap_or_default()
 }

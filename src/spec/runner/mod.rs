@@ -11,6 +11,7 @@ use crate::spec::ast::{Span, Step};
 use std::sync::Arc;
 
 mod check;
+mod diff;
 mod expand;
 mod givens;
 mod position;

@@ -391,15 +391,36 @@ impl Run<'_> {
                     .map_err(|e| Failure::at(step, format!("the doc string is not JSON: {e}")))?;
                 let events = self.game.rendered_events(seat, self.marker);
                 if !events.iter().any(|e| subset(&expected, e)) {
-                    let got: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+                    let found = if events.is_empty() {
+                        format!("no events for {}", player.node)
+                    } else {
+                        match super::diff::closest(&expected, &events) {
+                            Some((event, diff)) => format!(
+                                "the closest, {}:\n{}",
+                                event.get("type").map_or_else(
+                                    || "an event".to_string(),
+                                    |t| format!("a {t} event")
+                                ),
+                                diff.join("\n")
+                            ),
+                            None => {
+                                let kinds: Vec<String> = events
+                                    .iter()
+                                    .map(|e| e.get("type").map_or("?".into(), Json::to_string))
+                                    .collect();
+                                format!(
+                                    "no {} event; {} received {}",
+                                    expected.get("type").map_or("such".into(), Json::to_string),
+                                    player.node,
+                                    kinds.join(", ")
+                                )
+                            }
+                        }
+                    };
                     return Err(Failure::mismatch(
                         step,
                         format!("an event containing {expected}"),
-                        if got.is_empty() {
-                            format!("no events for {}", player.node)
-                        } else {
-                            got.join("\n")
-                        },
+                        found,
                     ));
                 }
             }
