@@ -239,16 +239,16 @@ fn nothing_to_run_is_an_error() {
         2,
         &[&format!("no scenarios found under {empty}\n")],
     );
-    let notes = dir.write("notes.txt", b"Feature: not a feature file\n");
     let only_background = dir.write(
         "background.feature",
         b"Feature: no scenarios\n  Background:\n    Given a cambia game with players ann, bob\n",
     );
+    let other = dir.write("other.feature", b"Feature: none either\n");
     check(
-        &["test", &notes, &only_background],
+        &["test", &only_background, &other],
         2,
         &[&format!(
-            "no scenarios found under {notes}, {only_background}\n"
+            "no scenarios found under {only_background}, {other}\n"
         )],
     );
     check(
@@ -294,8 +294,11 @@ fn a_face_may_be_placed_as_often_as_the_deck_has_it() {
         &["test", "tests/cli/jokers.feature"],
         0,
         &[
-            "PASS  tests/cli/jokers.feature:5  both jokers in one hand",
-            "1 passed, 0 failed",
+            "PASS  tests/cli/jokers.feature:6  both jokers in one hand\n",
+            "PASS  tests/cli/jokers.feature:15  a joker in bob's hand and one on the discard pile\n",
+            "PASS  tests/cli/jokers.feature:25  bob snaps his joker onto the other\n",
+            "PASS  tests/cli/jokers.feature:35  each player's joker is the one in their own hand\n",
+            "4 passed, 0 failed",
         ],
     );
 }
@@ -318,5 +321,357 @@ fn a_problem_on_a_very_long_line_is_reported_without_its_snippet() {
             "did you mean `AS`? (an ace is written `A`)",
             "\n0 passed, 0 failed\n",
         ],
+    );
+}
+
+/// A copy of the bundled rules in `dir`, with `edit` applied to one variant's `variant.yaml`.
+fn rules_with(dir: &TempDir, variant: &str, edit: impl Fn(&str) -> String) -> String {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("a folder");
+        for entry in std::fs::read_dir(from).expect("a readable folder") {
+            let path = entry.expect("an entry").path();
+            let target = to.join(path.file_name().expect("a name"));
+            if path.is_dir() {
+                copy(&path, &target);
+            } else {
+                std::fs::copy(&path, &target).expect("a copy");
+            }
+        }
+    }
+    let rules = dir.0.join("rules");
+    copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"), &rules);
+    let yaml = rules.join(variant).join("variant.yaml");
+    let text = std::fs::read_to_string(&yaml).expect("variant.yaml");
+    std::fs::write(&yaml, edit(&text)).expect("a writable variant.yaml");
+    rules.display().to_string()
+}
+
+#[test]
+fn a_variant_that_does_not_load_is_reported_once_and_its_scenarios_are_counted() {
+    let dir = TempDir::new("unloadable");
+    let rules = rules_with(&dir, "cambia", |t| {
+        t.replacen("\ndescription:", "\ndescripton:", 1)
+    });
+    let mixed = dir.write(
+        "mixed.feature",
+        b"Feature: two variants\n\n  Scenario: a cambia game\n    Given a cambia game with players ann, bob\n    Then the game is not over\n\n  Scenario: a check game\n    Given a check game with players ann, bob\n    Then the game is not over\n",
+    );
+    let run = deckspec(&[
+        "test",
+        "--rules",
+        &rules,
+        "tests/cli/passing.feature",
+        &mixed,
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    let stdout = run.stdout.replace(&rules, "RULES").replace(&mixed, "MIXED");
+    assert_eq!(
+        stdout,
+        "\
+NOT RUN  MIXED (1 scenario: variant `cambia` does not load)
+PASS  MIXED:7  a check game
+NOT RUN  tests/cli/passing.feature (2 scenarios: variant `cambia` does not load)
+ERROR RULES/cambia (does not load; 3 scenarios not run)
+  × unknown field `descripton`, expected one of `name`, `description`, `script`, `extends`, `modules`, `deck`, `max_hand_slots`, `points`, `piles`, `phases`, `house_rules`, `vars`, `timers`,
+  │ `events`, `actions`
+   ╭─[RULES/cambia/variant.yaml:4:1]
+ 3 │ name: cambia
+ 4 │ descripton: >
+   · ──────┬──────
+   ·       ╰── here
+ 5 │   Four face-down cards each; draw, discard or replace, use the powers of 7 to K, snap matching
+   ╰────
+1 file could not be run; 3 scenarios did not run
+1 passed, 0 failed
+"
+    );
+}
+
+#[test]
+fn an_unknown_variant_is_one_problem_of_its_file() {
+    let dir = TempDir::new("unknown-variant");
+    let file = dir.write(
+        "unknown.feature",
+        b"Feature: f\n  Scenario: s\n    Given a cambai game with players ann, bob\n    Then the game is not over\n",
+    );
+    let run = deckspec(&["test", &file]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert_eq!(
+        run.stdout.replace(&file, "FILE"),
+        "\
+ERROR FILE (1 problem; not run)
+  × variant `cambai` cannot be used: there is no such variant
+   ╭─[FILE:3:13]
+ 2 │   Scenario: s
+ 3 │     Given a cambai game with players ann, bob
+   ·             ───┬──
+   ·                ╰── this variant
+ 4 │     Then the game is not over
+   ╰────
+  help: did you mean `cambia`?
+1 file could not be run; 1 scenario did not run
+0 passed, 0 failed
+"
+    );
+}
+
+#[test]
+fn a_path_that_is_not_a_feature_file_is_one_error() {
+    let run = deckspec(&["test", "README.md"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "error: README.md is not a scenario file: scenario files end in `.feature` (name a folder to run every `.feature` file under it)\n"
+    );
+}
+
+#[test]
+fn an_output_file_that_cannot_be_written_fails_before_the_run() {
+    let dir = TempDir::new("unwritable");
+    let missing = dir.path("missing/report.xml");
+    let run = deckspec(&["test", "tests/cli/passing.feature", "--junit", &missing]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "", "nothing ran");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: --junit: cannot write {missing}: the folder {} does not exist\n",
+            dir.path("missing")
+        )
+    );
+    let html = dir.path("missing/report.html");
+    let run = deckspec(&["simulate", "cambia", "--games", "1", "--report", &html]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "", "nothing ran");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: --report: cannot write {html}: the folder {} does not exist\n",
+            dir.path("missing")
+        )
+    );
+    // A file that can be written is not left behind when the check passes and the run fails.
+    let junit = dir.path("report.xml");
+    let run = deckspec(&["test", "tests/cli/broken.feature", "--junit", &junit]);
+    assert_eq!(run.code, 2);
+    assert!(
+        Path::new(&junit).is_file(),
+        "the report of a failed run is written"
+    );
+}
+
+/// What `tests/cli/failing.feature` prints for its failing scenario.
+const FAILING: &str = "\
+FAIL  tests/cli/failing.feature:5  ann expects the wrong phase
+  × this step does not hold
+    ╭─[tests/cli/failing.feature:10:5]
+  9 │     Then the game is not over
+ 10 │     And the phase is awaiting_draw
+    ·     ───────────────┬──────────────
+    ·                    ╰── this step
+    ╰────
+  help: expected: awaiting_draw
+        found:    awaiting_discard
+";
+
+#[test]
+fn quiet_prints_only_failures_and_the_closing_lines() {
+    for flag in ["--quiet", "-q"] {
+        let run = deckspec(&[
+            "test",
+            flag,
+            "tests/cli/passing.feature",
+            "tests/cli/failing.feature",
+            "tests/cli/broken.feature",
+        ]);
+        assert_eq!(run.code, 2, "{}", run.stdout);
+        let (errors, rest) = run
+            .stdout
+            .split_once("FAIL  ")
+            .expect("the failure is printed");
+        assert!(
+            errors.starts_with("ERROR tests/cli/broken.feature ("),
+            "{errors}"
+        );
+        assert_eq!(
+            format!("FAIL  {rest}"),
+            format!(
+                "{FAILING}1 file could not be run; 1 scenario did not run\n2 passed, 1 failed\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn fail_fast_stops_after_the_first_failing_scenario() {
+    let dir = TempDir::new("fail-fast");
+    let twice = dir.write(
+        "a_twice.feature",
+        b"Feature: f\n  Scenario: first\n    Given a cambia game with players ann, bob\n    Then the game is over\n\n  Scenario: second\n    Given a cambia game with players ann, bob\n    Then the game is over\n",
+    );
+    let run = deckspec(&["test", "--fail-fast", &twice, "tests/cli/passing.feature"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let out = run.stdout.replace(&twice, "FILE");
+    assert!(out.starts_with("FAIL  FILE:2  first\n"), "{out}");
+    assert!(
+        out.ends_with(
+            "stopped after the first failing scenario (--fail-fast)\n0 passed, 1 failed\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("second") && !out.contains("PASS"), "{out}");
+    // Without it, everything runs.
+    let run = deckspec(&["test", &twice, "tests/cli/passing.feature"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.ends_with("\n2 passed, 2 failed\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// One `<testcase>` of a JUnit file: its attributes, and its failure's message and body.
+#[derive(Debug, Default)]
+struct Case {
+    name: String,
+    classname: String,
+    time: String,
+    failure: Option<(String, String)>,
+}
+
+/// The testcases of a JUnit file, read with an XML parser.
+fn junit_cases(xml: &str) -> Vec<Case> {
+    use quick_xml::events::Event;
+    let attr = |e: &quick_xml::events::BytesStart<'_>, name: &str| -> String {
+        e.attributes()
+            .flatten()
+            .find(|a| a.key.as_ref() == name.as_bytes())
+            .map(|a| {
+                a.normalized_value(quick_xml::XmlVersion::Explicit1_0)
+                    .expect("an attribute")
+                    .into_owned()
+            })
+            .unwrap_or_default()
+    };
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut cases = Vec::new();
+    let mut body: Option<String> = None;
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Start(e) | Event::Empty(e) if e.name().as_ref() == b"testcase" => {
+                cases.push(Case {
+                    name: attr(&e, "name"),
+                    classname: attr(&e, "classname"),
+                    time: attr(&e, "time"),
+                    failure: None,
+                });
+            }
+            Event::Start(e) if e.name().as_ref() == b"failure" => {
+                let case = cases.last_mut().expect("a failure inside a testcase");
+                case.failure = Some((attr(&e, "message"), String::new()));
+                body = Some(String::new());
+            }
+            Event::Text(t) => {
+                if let Some(b) = &mut body {
+                    b.push_str(&t.decode().expect("UTF-8"));
+                }
+            }
+            Event::GeneralRef(r) => {
+                if let Some(b) = &mut body {
+                    if r.is_char_ref() {
+                        b.push(r.resolve_char_ref().expect("a character").expect("one"));
+                    } else {
+                        let name = r.decode().expect("UTF-8");
+                        b.push_str(
+                            quick_xml::escape::resolve_predefined_entity(&name)
+                                .expect("a predefined entity"),
+                        );
+                    }
+                }
+            }
+            Event::End(e) if e.name().as_ref() == b"failure" => {
+                let text = body.take().expect("a failure body");
+                if let Some((_, b)) = cases.last_mut().and_then(|c| c.failure.as_mut()) {
+                    *b = text;
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    cases
+}
+
+/// What `tests/cli/receives.feature` shows for its failing step.
+const RECEIVES_HELP: &str = r#"  help: expected: an event containing {"card":{"colour":"black","rank":"K","suit":"Clubs"},"type":"player_discard","user":{"id":"ann"}}
+        found:    the closest, a "player_discard" event:
+                  card.colour: missing (expected "black")
+                  card.rank: expected "K", found "5"
+"#;
+
+#[test]
+fn a_receives_mismatch_shows_what_differs_by_path() {
+    let run = deckspec(&["test", "tests/cli/receives.feature"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .ends_with(&format!("{RECEIVES_HELP}0 passed, 1 failed\n")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn junit_failures_say_what_was_expected_and_found_and_each_case_has_a_time() {
+    let dir = TempDir::new("junit-cases");
+    let file = dir.path("report.xml");
+    let run = deckspec(&[
+        "test",
+        "tests/cli/passing.feature",
+        "tests/cli/failing.feature",
+        "tests/cli/receives.feature",
+        "--junit",
+        &file,
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let xml = std::fs::read_to_string(&file).expect("the JUnit file");
+    let cases = junit_cases(&xml);
+    let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "ann expects the wrong phase",
+            "the game starts",
+            "ann draws",
+            "bob expects the wrong card"
+        ]
+    );
+    for case in &cases {
+        let time: f64 = case.time.parse().expect("the time is a number of seconds");
+        assert!((0.0..60.0).contains(&time), "{case:?}");
+        assert!(case.classname.starts_with("tests/cli/"), "{case:?}");
+    }
+    assert!(cases[1].failure.is_none() && cases[2].failure.is_none());
+    let (message, body) = cases[0].failure.as_ref().expect("a failure");
+    assert_eq!(
+        message,
+        "this step does not hold: expected awaiting_draw, found awaiting_discard"
+    );
+    assert_eq!(
+        body,
+        "10:5: this step does not hold\n  help: expected: awaiting_draw\n        found:    awaiting_discard"
+    );
+    let (message, body) = cases[3].failure.as_ref().expect("a failure");
+    assert_eq!(
+        message,
+        r#"this step does not hold: expected an event containing {"card":{"colour":"black","rank":"K","suit":"Clubs"},"type":"player_discard","user":{"id":"ann"}}, found the closest, a "player_discard" event: card.colour: missing (expected "black"); card.rank: expected "K", found "5""#
+    );
+    assert_eq!(
+        body,
+        &format!(
+            "12:5: this step does not hold\n{}",
+            RECEIVES_HELP.trim_end()
+        )
     );
 }

@@ -62,7 +62,7 @@ fn run_suite(failures: &mut Vec<String>) -> (usize, usize) {
     let uncovered = uncovered_rules(&provider, &results, failures);
     (
         totals.passed,
-        totals.failed + totals.broken_files + uncovered,
+        totals.failed + totals.broken_files + totals.not_run + uncovered,
     )
 }
 

@@ -6,5 +6,5 @@ Feature: Drawing
     Given a cambia game with players ann, bob
     And it is ann's turn
     And the draw pile is 5C, 9H
-    When ann does draw
-    Then ann sees private_draw with card 5C
+    When ann does draw_stockpile
+    Then ann sees private_draw_stockpile with card 5C

@@ -6,5 +6,5 @@ Feature: Drawing
     Given a cambia game with players ann, bob
     And it is ann's turn
     And the draw pile has 10 cards
-    When ann does draw
+    When ann does draw_stockpile
     Then the draw pile contains 9 cards

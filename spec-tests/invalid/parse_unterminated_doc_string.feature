@@ -6,7 +6,7 @@ Feature: Visibility
     Given a cambia game with players ann, bob
     And it is ann's turn
     And the draw pile is 5C, 9H
-    When ann does draw
+    When ann does draw_stockpile
     Then ann receives:
       """
       {"type": "private_draw", "card": {"id": "{5C}"}}

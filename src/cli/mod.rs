@@ -7,8 +7,8 @@ pub use simulate::{MergeArgs, SimulateArgs};
 
 use crate::kernel::RuleError;
 use crate::script::{Variant, VariantError, variant_names};
-use crate::spec::runner::{SpecVariant, VariantProvider};
-use crate::spec::suite::{self, Filter, Outcome, Totals};
+use crate::spec::runner::{SpecVariant, Unavailable, VariantProvider};
+use crate::spec::suite::{self, Filter, Outcome, Totals, counted};
 use crate::spec::tags::TagExpr;
 use clap::{Parser, Subcommand};
 use std::collections::HashMap;
@@ -36,23 +36,7 @@ pub struct Cli {
 pub enum Command {
     /// Run scenario files: one line per scenario, then `N passed, N failed`.
     /// Exit 0 when all pass, 1 when a scenario fails, 2 when a file or variant cannot be loaded.
-    Test {
-        /// Files or folders of `.feature` files (folders named `invalid` are skipped).
-        #[arg(default_value = "spec-tests")]
-        paths: Vec<PathBuf>,
-        /// Write JUnit XML (one testsuite per Feature) to this file.
-        #[arg(long, value_name = "FILE")]
-        junit: Option<PathBuf>,
-        /// Run only scenarios whose tags match, e.g. `@cambia and not @slow`.
-        #[arg(long, value_name = "EXPR")]
-        tags: Option<String>,
-        /// Run only scenarios whose name contains this text (case-insensitive).
-        #[arg(long, short = 'n', value_name = "TEXT")]
-        name: Option<String>,
-        /// The folder holding the variants.
-        #[arg(long, default_value = "rules", value_name = "DIR")]
-        rules: PathBuf,
-    },
+    Test(TestArgs),
     /// Play many seeded games of a variant with computer seats and print a summary.
     /// The same seed and arguments give the same summary for any `--jobs`.
     Simulate(SimulateArgs),
@@ -64,6 +48,32 @@ pub enum Command {
         #[arg(default_value = ".")]
         dir: PathBuf,
     },
+}
+
+/// The arguments of `deckspec test`.
+#[derive(clap::Args, Debug)]
+pub struct TestArgs {
+    /// Files or folders of `.feature` files (folders named `invalid` are skipped).
+    #[arg(default_value = "spec-tests")]
+    pub paths: Vec<PathBuf>,
+    /// Write JUnit XML (one testsuite per Feature) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Run only scenarios whose tags match, e.g. `@cambia and not @slow`.
+    #[arg(long, value_name = "EXPR")]
+    pub tags: Option<String>,
+    /// Run only scenarios whose name contains this text (case-insensitive).
+    #[arg(long, short = 'n', value_name = "TEXT")]
+    pub name: Option<String>,
+    /// The folder holding the variants.
+    #[arg(long, default_value = "rules", value_name = "DIR")]
+    pub rules: PathBuf,
+    /// Stop after the first failing scenario.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Print only failures and errors, and the closing lines.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 type Loaded = Result<Arc<Variant>, Arc<VariantError>>;
@@ -94,12 +104,14 @@ impl ScriptProvider {
             .clone()
     }
 
-    /// Variants that failed to load, with their errors.
+    /// Variants that exist but failed to load, with their errors (a name that is no variant is
+    /// the scenario file's problem, reported there with a suggestion).
     pub fn failures(&self) -> Vec<(String, Arc<VariantError>)> {
         let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
         let mut out: Vec<_> = loaded
             .iter()
             .filter_map(|(n, r)| r.as_ref().err().map(|e| (n.clone(), e.clone())))
+            .filter(|(_, e)| !matches!(**e, VariantError::Unknown { .. }))
             .collect();
         out.sort_by(|a, b| a.0.cmp(&b.0));
         out
@@ -148,12 +160,12 @@ impl SpecVariant for Variant {
 }
 
 impl VariantProvider for ScriptProvider {
-    fn variant(&self, name: &str) -> Result<Arc<dyn SpecVariant>, String> {
+    fn variant(&self, name: &str) -> Result<Arc<dyn SpecVariant>, Unavailable> {
         self.load(name)
             .map(|v| v as Arc<dyn SpecVariant>)
             .map_err(|e| match &*e {
-                VariantError::Unknown { .. } => "there is no such variant".to_string(),
-                other => format!("it does not load ({})", other.short()),
+                VariantError::Unknown { .. } => Unavailable::Unknown,
+                other => Unavailable::Broken(other.short()),
             })
     }
 
@@ -180,27 +192,25 @@ pub fn render(diagnostic: &dyn miette::Diagnostic) -> String {
 /// Run the command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
-        Command::Test {
-            paths,
-            junit,
-            tags,
-            name,
-            rules,
-        } => test(&paths, junit.as_deref(), tags.as_deref(), name, &rules),
+        Command::Test(args) => test(args),
         Command::Check { dir } => check(&dir),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Merge(args) => simulate::merge(args),
     }
 }
 
-fn test(
-    paths: &[PathBuf],
-    junit: Option<&Path>,
-    tags: Option<&str>,
-    name: Option<String>,
-    rules: &Path,
-) -> i32 {
-    let tags = match tags.map(TagExpr::parse).transpose() {
+fn test(args: TestArgs) -> i32 {
+    let TestArgs {
+        paths,
+        junit,
+        tags,
+        name,
+        rules,
+        fail_fast,
+        quiet,
+    } = args;
+    let (paths, junit, rules) = (&paths[..], junit.as_deref(), rules.as_path());
+    let tags = match tags.as_deref().map(TagExpr::parse).transpose() {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: --tags: {e}");
@@ -214,22 +224,34 @@ fn test(
             return EXIT_BROKEN;
         }
     };
+    if let Some(junit) = junit
+        && let Err(e) = writable("--junit", junit)
+    {
+        eprintln!("error: {e}");
+        return EXIT_BROKEN;
+    }
     let provider = ScriptProvider::new(rules);
     let filters = describe_filters(tags.as_ref(), name.as_deref());
     let filter = Filter { tags, name };
     let mut results = Vec::new();
+    let mut stopped = false;
     for file in &files {
         let path = file.display().to_string();
         let loaded = suite::load_file(file);
         let result = match loaded.problem {
             Some(problem) => suite::FileResult::not_run(&path, loaded.src, vec![problem]),
-            None => suite::run_file(&path, loaded.src, &provider, &filter),
+            None => suite::run_file_until(&path, loaded.src, &provider, &filter, fail_fast),
         };
-        print_file(&result);
+        print_file(&result, quiet);
+        stopped = fail_fast && Totals::of(std::slice::from_ref(&result)).failed > 0;
         results.push(result);
+        if stopped {
+            break;
+        }
     }
-    for (_, error) in provider.failures() {
-        print!("{}", render(&*error));
+    print_unloaded(&provider, &results, rules);
+    if stopped {
+        println!("stopped after the first failing scenario (--fail-fast)");
     }
     let totals = Totals::of(&results);
     if let Some(junit) = junit
@@ -240,7 +262,10 @@ fn test(
     }
     let found: usize = results.iter().map(|r| r.found).sum();
     let ran = totals.passed + totals.failed + totals.skipped;
-    if ran > 0 || totals.broken_files > 0 {
+    if ran > 0 || totals.broken_files > 0 || totals.not_run > 0 {
+        if let Some(line) = totals.not_run_line() {
+            println!("{line}");
+        }
         println!("{}", totals.line());
         return totals.exit_code();
     }
@@ -257,9 +282,67 @@ fn test(
     EXIT_BROKEN
 }
 
-/// `1 file`, `2 files`.
-fn counted(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+/// Whether an output file can be written, checked before a long run so that it does not fail
+/// at the end: its folder exists and the file opens for writing. A file that was not there
+/// before is not left behind.
+pub(crate) fn writable(option: &str, path: &Path) -> Result<(), String> {
+    let cannot = |why: String| format!("{option}: cannot write {}: {why}", path.display());
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && !parent.is_dir()
+    {
+        return Err(cannot(format!(
+            "the folder {} does not exist",
+            parent.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(cannot("it is a folder".into()));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| cannot(e.to_string()))?;
+    if !existed {
+        std::fs::remove_file(path).ok();
+    }
+    Ok(())
+}
+
+/// Each variant that did not load, once, with how many scenarios it kept from running and its
+/// load error (variants with the same error, such as a missing rules folder, share one report).
+fn print_unloaded(provider: &ScriptProvider, results: &[suite::FileResult], rules: &Path) {
+    let mut shown: Vec<(Vec<String>, usize, String)> = Vec::new();
+    for (name, error) in provider.failures() {
+        let scenarios: usize = results
+            .iter()
+            .flat_map(|r| &r.unloaded)
+            .filter(|u| u.variant == name)
+            .map(|u| u.scenarios)
+            .sum();
+        let text = render(&*error);
+        match shown.iter_mut().find(|(_, _, t)| *t == text) {
+            Some((names, n, _)) => {
+                names.push(name);
+                *n += scenarios;
+            }
+            None => shown.push((vec![name], scenarios, text)),
+        }
+    }
+    for (names, scenarios, text) in shown {
+        let names: Vec<String> = names
+            .iter()
+            .map(|n| rules.join(n).display().to_string())
+            .collect();
+        println!(
+            "ERROR {} (does not load; {} not run)",
+            names.join(", "),
+            counted(scenarios, "scenario")
+        );
+        print!("{text}");
+    }
 }
 
 /// The filters of `deckspec test` as the user wrote them, for "no scenarios matched".
@@ -274,7 +357,8 @@ fn describe_filters(tags: Option<&TagExpr>, name: Option<&str>) -> String {
     parts.join(" and ")
 }
 
-fn print_file(result: &suite::FileResult) {
+/// A file's lines: errors and failures, and unless `quiet`, a line per scenario run or not run.
+fn print_file(result: &suite::FileResult, quiet: bool) {
     if !result.problems.is_empty() {
         let count = result.problems.len();
         println!(
@@ -286,12 +370,23 @@ fn print_file(result: &suite::FileResult) {
             print!("{}", render(&d));
         }
     }
+    for u in result.unloaded.iter().filter(|_| !quiet) {
+        println!(
+            "NOT RUN  {} ({}: variant `{}` does not load)",
+            result.path,
+            counted(u.scenarios, "scenario"),
+            u.variant
+        );
+    }
     for s in &result.scenarios {
         let word = match s.outcome {
             Outcome::Passed => "PASS",
             Outcome::Failed(_) => "FAIL",
             Outcome::Skipped => "SKIP",
         };
+        if quiet && !matches!(s.outcome, Outcome::Failed(_)) {
+            continue;
+        }
         println!("{word}  {}:{}  {}", result.path, s.line, s.name);
         if let Outcome::Failed(f) = &s.outcome {
             print!("{}", render(&result.failure_diagnostic(f)));

@@ -214,6 +214,12 @@ fn try_first_game(study: &Study) -> Result<(), String> {
 }
 
 pub(super) fn simulate(args: SimulateArgs) -> i32 {
+    if let Some(report) = &args.report
+        && let Err(e) = super::writable("--report", report)
+    {
+        eprintln!("error: {e}");
+        return EXIT_BROKEN;
+    }
     let variant = match Variant::load_named(&args.rules, &args.variant) {
         Ok(v) => v,
         Err(e) => {
@@ -329,6 +335,12 @@ fn read_summary(file: &Path) -> Result<crate::sim::Summary, String> {
 }
 
 pub(super) fn merge(args: MergeArgs) -> i32 {
+    if let Some(report) = &args.report
+        && let Err(e) = super::writable("--report", report)
+    {
+        eprintln!("error: {e}");
+        return EXIT_BROKEN;
+    }
     let mut parts = Vec::with_capacity(args.files.len());
     for file in &args.files {
         match read_summary(file) {

@@ -297,13 +297,14 @@ pub fn suggestion<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>)
 
 impl FileDiagnostic {
     /// The plain one-problem form used by `spec-tests/invalid/*.expected` and `--format short`:
-    /// `LINE:COL: MESSAGE` and, when there is a hint, `  help: HINT` on the next line.
+    /// `LINE:COL: MESSAGE` and, when there is a hint, `  help: HINT` on the next line (a hint
+    /// of several lines goes on under `HINT`'s first).
     pub fn short(&self) -> String {
         let (line, col) = self.line_col();
         let mut out = format!("{line}:{col}: {}", self.message);
         if let Some(help) = &self.help {
             out.push_str("\n  help: ");
-            out.push_str(help);
+            out.push_str(&help.replace('\n', "\n        "));
         }
         out
     }

@@ -5,6 +5,7 @@
 
 pub mod ast;
 pub mod diag;
+pub mod junit;
 pub mod limits;
 pub mod parse;
 pub mod runner;

@@ -3,8 +3,9 @@
 
 use super::ast::{Feature, Span, Tag};
 use super::diag::{FileDiagnostic, LineIndex, Problem, SourceLines};
+pub use super::junit::junit;
 use super::limits::{MAX_FILE_BYTES, MAX_PROBLEMS_PER_FILE};
-use super::runner::{self, Concrete, Failure, VariantProvider};
+use super::runner::{self, Concrete, Failure, Unavailable, VariantProvider};
 use super::tags::TagExpr;
 use std::collections::{HashMap, HashSet};
 use std::io::Read as _;
@@ -60,7 +61,23 @@ pub struct FileResult {
     pub problems: Vec<Problem>,
     /// The scenarios the file holds (outlines once per row), whether or not they were run.
     pub found: usize,
+    /// Scenarios the filters selected that did not run: all of them when the file has problems,
+    /// else those whose variant does not load.
+    pub did_not_run: usize,
+    /// The variants that do not load, each with why and how many of this file's scenarios it
+    /// kept from running.
+    pub unloaded: Vec<Unloaded>,
     pub scenarios: Vec<ScenarioResult>,
+}
+
+/// A variant that does not load, as one file met it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unloaded {
+    pub variant: String,
+    /// The load error in one line.
+    pub reason: String,
+    /// Scenarios of the file (selected by the filters) that need it.
+    pub scenarios: usize,
 }
 
 impl FileResult {
@@ -73,8 +90,16 @@ impl FileResult {
             feature: None,
             problems,
             found: 0,
+            did_not_run: 0,
+            unloaded: Vec::new(),
             scenarios: Vec::new(),
         }
+    }
+
+    /// Whether nothing of this file ran: it has problems, or every scenario it was to run needs
+    /// a variant that does not load.
+    pub fn could_not_run(&self) -> bool {
+        !self.problems.is_empty() || (self.did_not_run > 0 && self.scenarios.is_empty())
     }
 
     fn diagnostic(&self, problem: Problem) -> FileDiagnostic {
@@ -91,11 +116,14 @@ impl FileResult {
     /// A failure as a diagnostic on the failing step.
     pub fn failure_diagnostic(&self, f: &Failure) -> FileDiagnostic {
         let mut help = Vec::new();
+        // A text of several lines (the differences of a `receives:` event) lines up after its
+        // label.
+        let indented = |text: &str| text.replace('\n', "\n          ");
         if let Some(e) = &f.expected {
-            help.push(format!("expected: {e}"));
+            help.push(format!("expected: {}", indented(e)));
         }
         if let Some(found) = &f.found {
-            help.push(format!("found:    {found}"));
+            help.push(format!("found:    {}", indented(found)));
         }
         let problem =
             Problem::new(f.message.clone(), f.span, "this step").with_help(if help.is_empty() {
@@ -163,11 +191,18 @@ pub fn load_file(path: &Path) -> Loaded {
 }
 
 /// The `.feature` files under the given paths, sorted. Folders named `invalid` are skipped
-/// (they hold files that must fail); a file named directly is always taken.
+/// (they hold files that must fail); a `.feature` file named directly is always taken, and any
+/// other file named directly is an error.
 pub fn feature_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for path in paths {
         if path.is_file() {
+            if path.extension().is_none_or(|e| e != "feature") {
+                return Err(format!(
+                    "{} is not a scenario file: scenario files end in `.feature` (name a folder to run every `.feature` file under it)",
+                    path.display()
+                ));
+            }
             out.push(path.clone());
         } else if path.is_dir() {
             walk(path, &mut out).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -196,24 +231,76 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 /// Parse and check a file without running it: its problems (parse, names, rule tags, cards),
 /// in file order, at most `MAX_PROBLEMS_PER_FILE` of them and then one that counts the rest.
+/// A variant that does not load is a problem of the file (once).
 pub fn check_file(
     src: &str,
     provider: &dyn VariantProvider,
 ) -> (Option<Feature>, Vec<Concrete>, Vec<Problem>) {
-    let feature = match super::parse::parse_feature(src) {
-        Ok(f) => f,
-        Err(problems) => return (None, Vec::new(), capped(problems)),
+    let checked = check_parts(src, provider, false);
+    (checked.feature, checked.scenarios, checked.problems)
+}
+
+/// A file parsed and checked, ready to run.
+pub struct Checked {
+    pub feature: Option<Feature>,
+    pub scenarios: Vec<Concrete>,
+    /// In file order, capped at `MAX_PROBLEMS_PER_FILE` (and one that counts the rest).
+    pub problems: Vec<Problem>,
+    /// Per scenario of `scenarios`: the variant it needs, when that variant exists but does not
+    /// load, and the load error in one line. Such a scenario is neither checked nor run.
+    pub unloadable: Vec<Option<(String, String)>>,
+}
+
+/// Parse and check a file for running it: like [`check_file`], except that a scenario whose
+/// variant does not load is set aside in `unloadable` instead of being a problem of the file
+/// (the variant's own error is reported once for the whole run).
+pub fn check_for_run(src: &str, provider: &dyn VariantProvider) -> Checked {
+    check_parts(src, provider, true)
+}
+
+fn check_parts(src: &str, provider: &dyn VariantProvider, set_aside: bool) -> Checked {
+    let (feature, mut problems) = super::parse::parse_feature_partly(src);
+    let Some(feature) = feature else {
+        return Checked {
+            feature: None,
+            scenarios: Vec::new(),
+            problems: capped(problems),
+            unloadable: Vec::new(),
+        };
     };
     let lines = LineIndex::new(src);
-    let (scenarios, mut problems) = runner::expand(&feature);
+    // A parse problem inside a scenario (or its Background) may have cost it a step: it is
+    // checked only for what a missing step cannot change, and the outline rows the parser
+    // already reported are not reported again by the expansion.
+    let blocks = Blocks::of(&feature);
+    let broken: HashSet<usize> = problems.iter().map(|p| blocks.at(p.span.start)).collect();
+    let (scenarios, expanded) = runner::expand(&feature);
+    problems.extend(
+        expanded
+            .into_iter()
+            .filter(|p| !broken.contains(&blocks.at(p.span.start))),
+    );
     let tags = scenario_tags(&feature);
     let mut seen: HashSet<Problem> = problems.iter().cloned().collect();
-    let mut unloadable = HashSet::new();
+    let mut unloadable_names = HashSet::new();
+    let mut unloadable = Vec::with_capacity(scenarios.len());
     for scenario in &scenarios {
+        if set_aside
+            && let Some(variant) = runner::variant_of(scenario)
+            && let Err(Unavailable::Broken(reason)) = provider.variant(&variant.node)
+        {
+            unloadable.push(Some((variant.node.clone(), reason)));
+            continue;
+        }
+        unloadable.push(None);
+        let complete = blocks
+            .of_scenario(scenario.span)
+            .iter()
+            .all(|b| !broken.contains(b));
         let spans = tags.get(&scenario.span).map_or(&[][..], Vec::as_slice);
-        for p in runner::check(scenario, provider, spans, &lines) {
+        for p in runner::check(scenario, provider, spans, &lines, complete) {
             // A variant that does not load is one problem per file, not one per scenario.
-            if p.message.starts_with("variant `") && !unloadable.insert(p.message.clone()) {
+            if p.message.starts_with("variant `") && !unloadable_names.insert(p.message.clone()) {
                 continue;
             }
             if seen.insert(p.clone()) {
@@ -222,7 +309,60 @@ pub fn check_file(
         }
     }
     problems.sort_by_key(|p| p.span.start);
-    (Some(feature), scenarios, capped(problems))
+    Checked {
+        feature: Some(feature),
+        scenarios,
+        problems: capped(problems),
+        unloadable,
+    }
+}
+
+/// The parts of a feature a parse problem can fall in: each Background and each Scenario runs
+/// from its heading to the next heading (the Feature's and Rules' own text are parts too).
+struct Blocks {
+    /// Where each part starts, sorted.
+    starts: Vec<usize>,
+    /// For each scenario (by its span), the parts it is made of: its own, and its Backgrounds'.
+    scenarios: HashMap<Span, Vec<usize>>,
+}
+
+impl Blocks {
+    fn of(feature: &Feature) -> Blocks {
+        let mut starts = vec![0, feature.span.start];
+        let mut scenarios = HashMap::new();
+        let mut add =
+            |background: &[usize], list: &[super::ast::Scenario], starts: &mut Vec<usize>| {
+                for s in list {
+                    starts.push(s.span.start);
+                    let mut parts = background.to_vec();
+                    parts.push(s.span.start);
+                    scenarios.insert(s.span, parts);
+                }
+            };
+        let feature_bg: Vec<usize> = feature.background.iter().map(|b| b.span.start).collect();
+        starts.extend(&feature_bg);
+        add(&feature_bg, &feature.scenarios, &mut starts);
+        for rule in &feature.rules {
+            starts.push(rule.span.start);
+            let mut bg = feature_bg.clone();
+            bg.extend(rule.background.iter().map(|b| b.span.start));
+            starts.extend(rule.background.iter().map(|b| b.span.start));
+            add(&bg, &rule.scenarios, &mut starts);
+        }
+        starts.sort_unstable();
+        starts.dedup();
+        Blocks { starts, scenarios }
+    }
+
+    /// The start of the part holding byte `at`.
+    fn at(&self, at: usize) -> usize {
+        let i = self.starts.partition_point(|&s| s <= at);
+        self.starts[i.saturating_sub(1)]
+    }
+
+    fn of_scenario(&self, span: Span) -> &[usize] {
+        self.scenarios.get(&span).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// At most `MAX_PROBLEMS_PER_FILE` problems, then one that says how many more there are.
@@ -233,7 +373,11 @@ fn capped(mut problems: Vec<Problem>) -> Vec<Problem> {
         problems.truncate(MAX_PROBLEMS_PER_FILE);
         problems.push(
             Problem::new(
-                format!("{more} more problems in this file are not shown"),
+                if more == 1 {
+                    "1 more problem in this file is not shown".to_string()
+                } else {
+                    format!("{more} more problems in this file are not shown")
+                },
                 span,
                 "the next one",
             )
@@ -267,14 +411,44 @@ pub fn run_file(
     provider: &dyn VariantProvider,
     filter: &Filter,
 ) -> FileResult {
-    let (feature, scenarios, problems) = check_file(&src, provider);
-    let mut result = FileResult::not_run(path, src, problems);
-    result.feature = feature.as_ref().map(|f| f.name.clone());
-    result.found = scenarios.len();
+    run_file_until(path, src, provider, filter, false)
+}
+
+/// Like [`run_file`]; with `fail_fast`, the scenarios after the first that fails are not run
+/// (nor counted).
+pub fn run_file_until(
+    path: &str,
+    src: Arc<String>,
+    provider: &dyn VariantProvider,
+    filter: &Filter,
+    fail_fast: bool,
+) -> FileResult {
+    let checked = check_for_run(&src, provider);
+    let mut result = FileResult::not_run(path, src, checked.problems);
+    result.feature = checked.feature.as_ref().map(|f| f.name.clone());
+    result.found = checked.scenarios.len();
+    let selected = checked
+        .scenarios
+        .iter()
+        .zip(&checked.unloadable)
+        .filter(|(s, _)| filter.keeps(s));
     if !result.problems.is_empty() {
+        result.did_not_run = selected.count();
         return result;
     }
-    for scenario in scenarios.iter().filter(|s| filter.keeps(s)) {
+    for (scenario, unloadable) in selected {
+        if let Some((variant, reason)) = unloadable {
+            result.did_not_run += 1;
+            match result.unloaded.iter_mut().find(|u| &u.variant == variant) {
+                Some(u) => u.scenarios += 1,
+                None => result.unloaded.push(Unloaded {
+                    variant: variant.clone(),
+                    reason: reason.clone(),
+                    scenarios: 1,
+                }),
+            }
+            continue;
+        }
         let line = result.lines.index.line(scenario.span.start);
         let started = std::time::Instant::now();
         let outcome = if scenario.tags.iter().any(|t| t == "skip" || t == "wip") {
@@ -292,6 +466,11 @@ pub fn run_file(
             outcome,
             duration: started.elapsed(),
         });
+        if fail_fast
+            && matches!(result.scenarios.last(), Some(s) if matches!(s.outcome, Outcome::Failed(_)))
+        {
+            break;
+        }
     }
     result
 }
@@ -302,17 +481,22 @@ pub struct Totals {
     pub passed: usize,
     pub failed: usize,
     pub skipped: usize,
-    /// Files that could not be parsed or checked.
+    /// Files that could not be run: not read, parsed or checked, or every scenario of them
+    /// needs a variant that does not load.
     pub broken_files: usize,
+    /// Scenarios the filters selected that did not run (in files that could not be run, or
+    /// needing a variant that does not load).
+    pub not_run: usize,
 }
 
 impl Totals {
     pub fn of(results: &[FileResult]) -> Totals {
         let mut t = Totals::default();
         for r in results {
-            if !r.problems.is_empty() {
+            if r.could_not_run() {
                 t.broken_files += 1;
             }
+            t.not_run += r.did_not_run;
             for s in &r.scenarios {
                 match s.outcome {
                     Outcome::Passed => t.passed += 1,
@@ -333,9 +517,25 @@ impl Totals {
         line
     }
 
+    /// The line before the closing one when something could not run, such as
+    /// `2 files could not be run; 190 scenarios did not run`.
+    pub fn not_run_line(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if self.broken_files > 0 {
+            parts.push(format!(
+                "{} could not be run",
+                counted(self.broken_files, "file")
+            ));
+        }
+        if self.not_run > 0 {
+            parts.push(format!("{} did not run", counted(self.not_run, "scenario")));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
     /// 2 when a file could not be parsed or a variant loaded, 1 when a scenario failed, else 0.
     pub fn exit_code(&self) -> i32 {
-        if self.broken_files > 0 {
+        if self.broken_files > 0 || self.not_run > 0 {
             2
         } else if self.failed > 0 {
             1
@@ -345,38 +545,7 @@ impl Totals {
     }
 }
 
-/// JUnit XML: one testsuite per Feature (file), one testcase per scenario.
-pub fn junit(results: &[FileResult]) -> String {
-    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
-    let mut report = Report::new("deckspec");
-    for file in results {
-        let mut suite = TestSuite::new(file.feature.clone().unwrap_or_else(|| file.path.clone()));
-        suite.add_property(quick_junit::Property::new("file", file.path.clone()));
-        for problem in file.diagnostics() {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_message(problem.message.clone());
-            status.set_description(problem.short());
-            let mut case = TestCase::new(format!("{} (file)", file.path), status);
-            case.set_classname(file.path.clone());
-            suite.add_test_case(case);
-        }
-        for s in &file.scenarios {
-            let status = match &s.outcome {
-                Outcome::Passed => TestCaseStatus::success(),
-                Outcome::Skipped => TestCaseStatus::skipped(),
-                Outcome::Failed(f) => {
-                    let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    status.set_message(f.message.clone());
-                    status.set_description(file.failure_diagnostic(f).short());
-                    status
-                }
-            };
-            let mut case = TestCase::new(s.name.clone(), status);
-            case.set_classname(format!("{}:{}", file.path, s.line));
-            case.set_time(s.duration);
-            suite.add_test_case(case);
-        }
-        report.add_test_suite(suite);
-    }
-    report.to_string().unwrap_or_default()
+/// `1 file`, `2 files`.
+pub fn counted(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }

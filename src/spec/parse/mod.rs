@@ -46,8 +46,19 @@ use structure::Builder;
 
 /// Parse a whole file. Collects every problem in the file (not only the first), in file order.
 pub fn parse_feature(src: &str) -> Result<Feature, Vec<Problem>> {
+    match parse_feature_partly(src) {
+        (Some(feature), problems) if problems.is_empty() => Ok(feature),
+        (_, problems) => Err(problems),
+    }
+}
+
+/// Parse a whole file as far as it goes: every problem, in file order, and the feature even when
+/// there are problems (a step that does not parse has no body), so that the rest of the file can
+/// still be checked. No feature when there is no structure to check (no `Feature:`, a file too
+/// big, an outline that expands too far).
+pub fn parse_feature_partly(src: &str) -> (Option<Feature>, Vec<Problem>) {
     if src.len() > MAX_FILE_BYTES {
-        return Err(vec![file_too_big()]);
+        return (None, vec![file_too_big()]);
     }
     let mut builder = Builder::new(src);
     match ScenarioParser::parse(Rule::file, src) {
@@ -61,11 +72,14 @@ pub fn parse_feature(src: &str) -> Result<Feature, Vec<Problem>> {
         // The file rule accepts any text; this is only a safety net.
         Err(e) => {
             let pos = error_pos(&e).min(src.len());
-            return Err(vec![Problem::new(
-                "this file cannot be read as a scenario file",
-                Span::new(pos, pos),
-                "here",
-            )]);
+            return (
+                None,
+                vec![Problem::new(
+                    "this file cannot be read as a scenario file",
+                    Span::new(pos, pos),
+                    "here",
+                )],
+            );
         }
     }
     builder.finish()

@@ -644,7 +644,10 @@ impl<'s> Builder<'s> {
 
     // ── the end ──
 
-    pub(super) fn finish(mut self) -> Result<Feature, Vec<Problem>> {
+    /// The feature as far as it could be read, and every problem. A feature with problems still
+    /// comes back (steps that do not parse have no body) so that the rest of it can be checked;
+    /// none comes back when there is no structure to check (no `Feature:`, too large an outline).
+    pub(super) fn finish(mut self) -> (Option<Feature>, Vec<Problem>) {
         if let Some(first) = self.pending_tags.first() {
             let span = first.span;
             self.problem(
@@ -660,7 +663,7 @@ impl<'s> Builder<'s> {
             && let Some(problem) = check_expansion(feature, &lines)
         {
             self.problems.push(problem);
-            return Err(sorted(std::mem::take(&mut self.problems)));
+            return (None, sorted(std::mem::take(&mut self.problems)));
         }
         let mut checker = Checker {
             lines: &lines,
@@ -679,17 +682,13 @@ impl<'s> Builder<'s> {
                     "a scenario file starts with `Feature: <name>` (after optional `@tags` and `#` comments)".into(),
                 )),
             );
-            return Err(sorted(problems));
+            return (None, sorted(problems));
         };
         checker.container(&mut feature.background, &mut feature.scenarios);
         for rule in &mut feature.rules {
             checker.container(&mut rule.background, &mut rule.scenarios);
         }
-        if checker.problems.is_empty() {
-            Ok(feature)
-        } else {
-            Err(sorted(checker.problems))
-        }
+        (Some(feature), sorted(checker.problems))
     }
 }
 

@@ -2,7 +2,7 @@
 //! house rules, phases, properties, events, bot levels and rule tags, each with a suggestion.
 
 use super::position::{Deck, check_placements, check_step};
-use super::{Concrete, VariantProvider};
+use super::{Concrete, Unavailable, VariantProvider};
 use crate::spec::ast::*;
 use crate::spec::diag::{LineIndex, Problem, suggestion};
 use std::collections::HashSet;
@@ -11,14 +11,22 @@ use std::collections::HashSet;
 /// phases, properties, events and rule tags, each with a suggestion; the cards, slots and counts
 /// of its steps against the game's deck and bounds. `lines` indexes the scenario's file: a
 /// problem with a value from an Examples row names the step's line.
+///
+/// `complete` is false for a scenario whose file has a parse problem inside it (or inside its
+/// Background): steps may be missing, so only what a missing step cannot change is checked
+/// (not the deck, which house rules change, nor which step comes first).
 pub fn check(
     scenario: &Concrete,
     provider: &dyn VariantProvider,
     tag_spans: &[Tag],
     lines: &LineIndex,
+    complete: bool,
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
     let Some(first) = scenario.steps.first() else {
+        if !complete {
+            return Vec::new();
+        }
         return vec![Problem::new(
             "a scenario needs steps, starting with `Given a <variant> game with players …`",
             scenario.span,
@@ -26,6 +34,9 @@ pub fn check(
         )];
     };
     let Some(StepBody::NewGame { variant, players }) = &first.body else {
+        if !complete {
+            return Vec::new();
+        }
         return vec![Problem::new(
             "the first step must be `Given a <variant> game with players …`",
             first.span,
@@ -35,10 +46,16 @@ pub fn check(
     let v = match provider.variant(&variant.node) {
         Ok(v) => v,
         Err(reason) => {
+            // A variant that exists but does not load is not misspelled: no suggestion.
             let names = provider.names();
-            let help = suggestion(&variant.node, names.iter().map(String::as_str)).or_else(|| {
-                (!names.is_empty()).then(|| format!("the variants are: {}", names.join(", ")))
-            });
+            let help = (reason == Unavailable::Unknown)
+                .then(|| {
+                    suggestion(&variant.node, names.iter().map(String::as_str)).or_else(|| {
+                        (!names.is_empty())
+                            .then(|| format!("the variants are: {}", names.join(", ")))
+                    })
+                })
+                .flatten();
             return vec![
                 Problem::new(
                     format!("variant `{}` cannot be used: {reason}", variant.node),
@@ -120,7 +137,7 @@ pub fn check(
         .position(|s| s.kind != StepKind::Given)
         .unwrap_or(scenario.steps.len());
     let setup = &scenario.steps[..setup_end];
-    let deck = Deck::of(table, setup);
+    let deck = Deck::of(table, setup, complete);
     let mut from_row: Vec<(Problem, Vec<usize>)> = Vec::new();
     for step in &scenario.steps {
         let Some(body) = &step.body else { continue };
@@ -265,6 +282,14 @@ pub fn check(
     }
     check_placements(setup, &deck, scenario.example_row, lines, &mut problems);
     problems
+}
+
+/// The variant a scenario's first step names, if it names one.
+pub fn variant_of(scenario: &Concrete) -> Option<&Spanned<String>> {
+    match scenario.steps.first().and_then(|s| s.body.as_ref()) {
+        Some(StepBody::NewGame { variant, .. }) => Some(variant),
+        _ => None,
+    }
 }
 
 /// Whether `inner` lies within `outer`.

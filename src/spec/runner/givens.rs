@@ -214,7 +214,7 @@ impl Run<'_> {
             }
             StepBody::Knows { player, target } => {
                 let seat = self.seat(player);
-                let card = self.target(step, target)?;
+                let card = self.target(step, seat, target)?;
                 self.game.state.reveal_to(card, seat);
             }
             _ => {}

@@ -11,13 +11,14 @@ use crate::spec::ast::{Span, Step};
 use std::sync::Arc;
 
 mod check;
+mod diff;
 mod expand;
 mod givens;
 mod position;
 mod run;
 mod then;
 
-pub use check::check;
+pub use check::{check, variant_of};
 pub use expand::expand;
 pub use run::{Failure, literal_value, run};
 pub use then::{describe_action, describe_loc, subset};
@@ -40,10 +41,28 @@ pub trait SpecVariant: Rules + Send + Sync {
 /// A computer player as the runner drives it.
 pub type BotPlayer<'a> = Box<dyn FnMut(&Game) -> Result<Option<Action>, RuleError> + Send + 'a>;
 
+/// Why a variant cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unavailable {
+    /// There is no variant of that name.
+    Unknown,
+    /// It exists but does not load: the load error in one line.
+    Broken(String),
+}
+
+impl std::fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unavailable::Unknown => write!(f, "there is no such variant"),
+            Unavailable::Broken(reason) => write!(f, "it does not load ({reason})"),
+        }
+    }
+}
+
 /// Where the runner gets variants from.
 pub trait VariantProvider {
-    /// The variant, or a rendered explanation of why it cannot be loaded.
-    fn variant(&self, name: &str) -> Result<Arc<dyn SpecVariant>, String>;
+    /// The variant, or why it cannot be used.
+    fn variant(&self, name: &str) -> Result<Arc<dyn SpecVariant>, Unavailable>;
     /// Names of the variants there are, for suggestions.
     fn names(&self) -> Vec<String>;
 }

@@ -19,11 +19,15 @@ pub(super) struct Deck {
     /// Why there are no jokers, when there are none, and the house rule that would add them.
     no_jokers: String,
     jokers_rule: Option<String>,
+    /// False when the setup may be missing a step (its file has a parse problem there): the
+    /// deck is then unknown, and no problem is reported about it.
+    known: bool,
 }
 
 impl Deck {
     /// The deck for the house rules the scenario's setup Givens set (defaults for the others).
-    pub(super) fn of(table: &Table, setup: &[Step]) -> Deck {
+    /// `known` is false when a setup step may be missing.
+    pub(super) fn of(table: &Table, setup: &[Step], known: bool) -> Deck {
         let mut house: Vec<Value> = table.house_rules.iter().map(|h| h.1.clone()).collect();
         let mut set = |name: &Spanned<String>, value: &Spanned<Literal>| {
             if let Some(i) = table.house_rule(&name.node)
@@ -62,6 +66,7 @@ impl Deck {
             size: faces.len(),
             no_jokers,
             jokers_rule,
+            known,
         }
     }
 
@@ -71,7 +76,7 @@ impl Deck {
 
     /// A problem when `face` is not in the deck at all.
     fn absent(&self, face: Face, span: Span) -> Option<Problem> {
-        (self.count(face) == 0).then(|| {
+        (self.known && self.count(face) == 0).then(|| {
             let why = if face.is_joker() {
                 self.no_jokers.clone()
             } else {
@@ -191,14 +196,16 @@ pub(super) fn check_step(step: &Step, table: &Table, deck: &Deck, out: &mut Vec<
         StepBody::DrawPileIs(list) | StepBody::DiscardPileIs(list) => {
             faces.extend(list.iter().map(|f| (f.node, f.span)));
         }
-        StepBody::DrawPileHas(n) if *n as usize > deck.size => problems.push(Problem::new(
-            format!(
-                "the draw pile cannot have {n} cards: this game's deck has {}",
-                deck.size
-            ),
-            at,
-            "too many",
-        )),
+        StepBody::DrawPileHas(n) if deck.known && *n as usize > deck.size => {
+            problems.push(Problem::new(
+                format!(
+                    "the draw pile cannot have {n} cards: this game's deck has {}",
+                    deck.size
+                ),
+                at,
+                "too many",
+            ))
+        }
         StepBody::DrawPileTop(face) | StepBody::DiscardPileTop(face) => faces.push((*face, at)),
         StepBody::Knows { target, .. } | StepBody::DoesNotKnow { target, .. } => match target {
             KnowTarget::Card(face) => faces.push((*face, at)),
@@ -233,6 +240,9 @@ pub(super) fn check_placements(
     lines: &LineIndex,
     out: &mut Vec<Problem>,
 ) {
+    if !deck.known {
+        return;
+    }
     let mut placed: HashMap<Face, Vec<Span>> = HashMap::new();
     for step in setup {
         let cards: Vec<(Face, Span)> = match &step.body {

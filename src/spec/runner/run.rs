@@ -3,7 +3,7 @@
 
 use super::then::describe_action;
 use super::{BotPlayer, Concrete, SpecVariant, VariantProvider};
-use crate::kernel::{Action, Arg, CardIdx, Face, Game, RuleError, Seat, Value};
+use crate::kernel::{Action, Arg, CardIdx, Face, Game, Loc, RuleError, Seat, Value};
 use crate::spec::ast::*;
 use std::collections::{HashMap, HashSet};
 
@@ -264,16 +264,138 @@ pub(super) fn faces_text(faces: &[Option<Face>]) -> String {
         .join(", ")
 }
 
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 impl Run<'_> {
     pub(super) fn seat(&self, name: &Name) -> Seat {
         self.game.state.seat_of(&name.node).unwrap_or(Seat(0))
     }
 
-    pub(super) fn card(&self, step: &Step, face: Face) -> Result<CardIdx, Failure> {
-        self.game
-            .state
-            .card_with_face(face)
-            .ok_or_else(|| Failure::at(step, format!("there is no {face} in this game's deck")))
+    /// The card a step means by `face`. A face the deck has once is that card. A face it has
+    /// more than once (Cambia's two jokers) is the one in `holder`'s hand (the player the step
+    /// is about: who acts, who knows); failing that, the only one outside the draw pile. Two at
+    /// the first of these that has any make the step ambiguous: it must name a slot instead.
+    pub(super) fn card(
+        &self,
+        step: &Step,
+        face: Face,
+        holder: Option<Seat>,
+    ) -> Result<CardIdx, Failure> {
+        let st = &self.game.state;
+        let all: Vec<CardIdx> = (0..st.cards.len())
+            .filter_map(|i| u16::try_from(i).ok().map(CardIdx))
+            .filter(|c| st.face(*c) == face)
+            .collect();
+        match all.as_slice() {
+            [] => {
+                return Err(Failure::at(
+                    step,
+                    format!("there is no {face} in this game's deck"),
+                ));
+            }
+            [one] => return Ok(*one),
+            _ => {}
+        }
+        if let Some(seat) = holder {
+            let held: Vec<CardIdx> = st
+                .hand(seat)
+                .iter()
+                .flatten()
+                .copied()
+                .filter(|c| st.face(*c) == face)
+                .collect();
+            match held.as_slice() {
+                [] => {}
+                [one] => return Ok(*one),
+                several => return Err(self.ambiguous(step, face, several, Some(seat))),
+            }
+        }
+        let draw = self.game.table.draw_pile;
+        let out: Vec<CardIdx> = all
+            .iter()
+            .copied()
+            .filter(|c| draw.is_none_or(|d| st.cards[c.0 as usize].loc != Loc::Pile(d)))
+            .collect();
+        match out.as_slice() {
+            [one] => Ok(*one),
+            [] => Err(self.ambiguous(step, face, &all, None)),
+            several => Err(self.ambiguous(step, face, several, None)),
+        }
+    }
+
+    /// The failure of a step whose `face` could mean any of `cards`.
+    fn ambiguous(
+        &self,
+        step: &Step,
+        face: Face,
+        cards: &[CardIdx],
+        holder: Option<Seat>,
+    ) -> Failure {
+        let st = &self.game.state;
+        let slots: Vec<String> = cards
+            .iter()
+            .filter_map(|c| match st.cards[c.0 as usize].loc {
+                Loc::Hand { slot, .. } => Some(slot.to_string()),
+                Loc::Pile(_) => None,
+            })
+            .collect();
+        let message = match holder {
+            Some(seat) => format!(
+                "{} holds {} {face} (slots {}): write `slot {}` instead of `{face}` to say which",
+                st.players[seat.index()],
+                cards.len(),
+                and_list(&slots),
+                slots.first().map_or("N", String::as_str)
+            ),
+            None => {
+                let table = &self.game.table;
+                let places: Vec<String> = cards
+                    .iter()
+                    .map(|c| match st.cards[c.0 as usize].loc {
+                        Loc::Pile(p) if Some(p) == table.discard_pile => "the discard pile".into(),
+                        Loc::Pile(p) if Some(p) == table.draw_pile => "the draw pile".into(),
+                        Loc::Pile(p) => format!("the pile `{}`", table.piles[p.0 as usize].name),
+                        Loc::Hand { .. } => super::then::describe_loc(&self.game, *c),
+                    })
+                    .fold(Vec::<(String, usize)>::new(), |mut groups, place| {
+                        match groups.iter_mut().find(|(p, _)| *p == place) {
+                            Some((_, n)) => *n += 1,
+                            None => groups.push((place, 1)),
+                        }
+                        groups
+                    })
+                    .into_iter()
+                    .map(|(place, n)| match n {
+                        1 => place,
+                        n => format!("{n} in {place}"),
+                    })
+                    .collect();
+                let example = cards.iter().find_map(|c| match st.cards[c.0 as usize].loc {
+                    Loc::Hand { .. } => Some(super::then::describe_loc(&self.game, *c)),
+                    Loc::Pile(_) => None,
+                });
+                match example {
+                    Some(example) => format!(
+                        "there are {} {face} ({}): write the slot (`{example}`) instead of `{face}` to say which",
+                        cards.len(),
+                        and_list(&places)
+                    ),
+                    None => format!(
+                        "there are {} {face} ({}): this step does not say which",
+                        cards.len(),
+                        and_list(&places)
+                    ),
+                }
+            }
+        };
+        Failure::at(step, message)
     }
 
     pub(super) fn value_text(&self, v: &Value) -> String {
@@ -296,9 +418,15 @@ impl Run<'_> {
         }
     }
 
-    pub(super) fn target(&self, step: &Step, target: &KnowTarget) -> Result<CardIdx, Failure> {
+    /// The card a `knows` step means; `holder` is the player who knows.
+    pub(super) fn target(
+        &self,
+        step: &Step,
+        holder: Seat,
+        target: &KnowTarget,
+    ) -> Result<CardIdx, Failure> {
         match target {
-            KnowTarget::Card(face) => self.card(step, *face),
+            KnowTarget::Card(face) => self.card(step, *face, Some(holder)),
             KnowTarget::Slot { owner, slot } => {
                 let seat = self.seat(owner);
                 self.game
@@ -331,7 +459,7 @@ impl Run<'_> {
                         Ok(i) => Arg::Int(i),
                         Err(_) => Arg::Float(n.parse().unwrap_or(0.0)),
                     },
-                    ArgExpr::Card(face) => Arg::Card(self.card(step, *face)?),
+                    ArgExpr::Card(face) => Arg::Card(self.card(step, *face, Some(seat))?),
                     ArgExpr::Slot { owner, slot } => Arg::Slot {
                         seat: owner.as_ref().map_or(seat, |o| self.seat(o)),
                         slot: *slot,

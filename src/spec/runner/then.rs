@@ -242,7 +242,7 @@ impl Run<'_> {
             }
             StepBody::Knows { player, target } | StepBody::DoesNotKnow { player, target } => {
                 let seat = self.seat(player);
-                let card = self.target(step, target)?;
+                let card = self.target(step, seat, target)?;
                 let positive = matches!(body, StepBody::Knows { .. });
                 let face = st.face(card);
                 if positive && !st.knows(seat, card) {
@@ -385,21 +385,42 @@ impl Run<'_> {
                 let doc = step.doc.as_ref().ok_or_else(|| {
                     Failure::at(step, "`receives:` needs a doc string with a JSON object")
                 })?;
-                let expected = self.fill_card_ids(&doc.content);
+                let seat = self.seat(player);
+                let expected = self.fill_card_ids(step, seat, &doc.content)?;
                 let expected: Json = serde_json::from_str(&expected)
                     .map_err(|e| Failure::at(step, format!("the doc string is not JSON: {e}")))?;
-                let seat = self.seat(player);
                 let events = self.game.rendered_events(seat, self.marker);
                 if !events.iter().any(|e| subset(&expected, e)) {
-                    let got: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+                    let found = if events.is_empty() {
+                        format!("no events for {}", player.node)
+                    } else {
+                        match super::diff::closest(&expected, &events) {
+                            Some((event, diff)) => format!(
+                                "the closest, {}:\n{}",
+                                event.get("type").map_or_else(
+                                    || "an event".to_string(),
+                                    |t| format!("a {t} event")
+                                ),
+                                diff.join("\n")
+                            ),
+                            None => {
+                                let kinds: Vec<String> = events
+                                    .iter()
+                                    .map(|e| e.get("type").map_or("?".into(), Json::to_string))
+                                    .collect();
+                                format!(
+                                    "no {} event; {} received {}",
+                                    expected.get("type").map_or("such".into(), Json::to_string),
+                                    player.node,
+                                    kinds.join(", ")
+                                )
+                            }
+                        }
+                    };
                     return Err(Failure::mismatch(
                         step,
                         format!("an event containing {expected}"),
-                        if got.is_empty() {
-                            format!("no events for {}", player.node)
-                        } else {
-                            got.join("\n")
-                        },
+                        found,
                     ));
                 }
             }
@@ -422,22 +443,31 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Replace `"{7S}"` in a JSON text by that card's public id.
-    pub(super) fn fill_card_ids(&self, text: &str) -> String {
+    /// Replace `"{7S}"` in a JSON text by that card's public id. A face the deck has more than
+    /// once is the card of it that `receiver` holds, or else the only one outside the draw pile
+    /// (see `Run::card`).
+    pub(super) fn fill_card_ids(
+        &self,
+        step: &Step,
+        receiver: Seat,
+        text: &str,
+    ) -> Result<String, Failure> {
         let mut out = text.to_string();
-        for card in &self.game.state.cards {
-            let key = format!("\"{{{}}}\"", card.face);
+        let mut faces: Vec<Face> = self.game.state.cards.iter().map(|c| c.face).collect();
+        faces.sort_by_key(|f| crate::kernel::table::face_code(*f));
+        faces.dedup();
+        for face in faces {
+            let key = format!("\"{{{face}}}\"");
             if out.contains(&key) {
+                let card = self.card(step, face, Some(receiver))?;
+                let id = self.game.state.cards[card.0 as usize].public_id;
                 out = out.replace(
                     &key,
-                    &format!(
-                        "\"{}\"",
-                        crate::kernel::event::public_id_text(card.public_id)
-                    ),
+                    &format!("\"{}\"", crate::kernel::event::public_id_text(id)),
                 );
             }
         }
-        out
+        Ok(out)
     }
 
     pub(super) fn sees(
