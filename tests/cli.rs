@@ -675,3 +675,31 @@ fn junit_failures_say_what_was_expected_and_found_and_each_case_has_a_time() {
         )
     );
 }
+
+/// `deckspec test | head -1`: when the reader closes the pipe, deckspec ends quietly with the
+/// status a shell reports for a Unix tool ended by SIGPIPE (141), not a panic (101).
+#[test]
+fn a_closed_pipe_ends_the_run_quietly() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_deckspec"))
+        .args(["test", "spec-tests/cambia"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("deckspec runs");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is dropped here: the pipe is closed while scenarios are still running.
+    assert!(first.starts_with("PASS  spec-tests/cambia/"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
+        (Some(141), "")
+    );
+}

@@ -1,6 +1,8 @@
 //! The `deckspec` command line: argument parsing (clap), the subcommands, miette rendering and
 //! exit codes. `main.rs` only calls `run`. `simulate` and `merge` live in `simulate.rs`.
 
+#[macro_use]
+mod out;
 mod simulate;
 
 pub use simulate::{MergeArgs, SimulateArgs};
@@ -213,21 +215,21 @@ fn test(args: TestArgs) -> i32 {
     let tags = match tags.as_deref().map(TagExpr::parse).transpose() {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: --tags: {e}");
+            errln!("error: --tags: {e}");
             return EXIT_BROKEN;
         }
     };
     let files = match suite::feature_files(paths) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return EXIT_BROKEN;
         }
     };
     if let Some(junit) = junit
         && let Err(e) = writable("--junit", junit)
     {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return EXIT_BROKEN;
     }
     let provider = ScriptProvider::new(rules);
@@ -251,29 +253,29 @@ fn test(args: TestArgs) -> i32 {
     }
     print_unloaded(&provider, &results, rules);
     if stopped {
-        println!("stopped after the first failing scenario (--fail-fast)");
+        outln!("stopped after the first failing scenario (--fail-fast)");
     }
     let totals = Totals::of(&results);
     if let Some(junit) = junit
         && let Err(e) = std::fs::write(junit, suite::junit(&results))
     {
-        eprintln!("error: cannot write {}: {e}", junit.display());
+        errln!("error: cannot write {}: {e}", junit.display());
         return EXIT_BROKEN;
     }
     let found: usize = results.iter().map(|r| r.found).sum();
     let ran = totals.passed + totals.failed + totals.skipped;
     if ran > 0 || totals.broken_files > 0 || totals.not_run > 0 {
         if let Some(line) = totals.not_run_line() {
-            println!("{line}");
+            outln!("{line}");
         }
-        println!("{}", totals.line());
+        outln!("{}", totals.line());
         return totals.exit_code();
     }
     if found == 0 {
         let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        println!("no scenarios found under {}", shown.join(", "));
+        outln!("no scenarios found under {}", shown.join(", "));
     } else {
-        println!(
+        outln!(
             "no scenarios matched {filters} ({} in {})",
             counted(found, "scenario"),
             counted(files.len(), "file")
@@ -336,12 +338,12 @@ fn print_unloaded(provider: &ScriptProvider, results: &[suite::FileResult], rule
             .iter()
             .map(|n| rules.join(n).display().to_string())
             .collect();
-        println!(
+        outln!(
             "ERROR {} (does not load; {} not run)",
             names.join(", "),
             counted(scenarios, "scenario")
         );
-        print!("{text}");
+        out!("{text}");
     }
 }
 
@@ -361,17 +363,17 @@ fn describe_filters(tags: Option<&TagExpr>, name: Option<&str>) -> String {
 fn print_file(result: &suite::FileResult, quiet: bool) {
     if !result.problems.is_empty() {
         let count = result.problems.len();
-        println!(
+        outln!(
             "ERROR {} ({count} problem{}; not run)",
             result.path,
             if count == 1 { "" } else { "s" }
         );
         for d in result.diagnostics() {
-            print!("{}", render(&d));
+            out!("{}", render(&d));
         }
     }
     for u in result.unloaded.iter().filter(|_| !quiet) {
-        println!(
+        outln!(
             "NOT RUN  {} ({}: variant `{}` does not load)",
             result.path,
             counted(u.scenarios, "scenario"),
@@ -387,11 +389,11 @@ fn print_file(result: &suite::FileResult, quiet: bool) {
         if quiet && !matches!(s.outcome, Outcome::Failed(_)) {
             continue;
         }
-        println!("{word}  {}:{}  {}", result.path, s.line, s.name);
+        outln!("{word}  {}:{}  {}", result.path, s.line, s.name);
         if let Outcome::Failed(f) = &s.outcome {
-            print!("{}", render(&result.failure_diagnostic(f)));
+            out!("{}", render(&result.failure_diagnostic(f)));
             if let Some(script) = &f.script {
-                print!("{script}");
+                out!("{script}");
             }
         }
     }
@@ -403,27 +405,27 @@ fn check(dir: &Path) -> i32 {
     let mut problems = 0;
     let names = variant_names(&rules);
     if names.is_empty() {
-        eprintln!("error: no variants under {}", rules.display());
+        errln!("error: no variants under {}", rules.display());
         return EXIT_BROKEN;
     }
     for name in &names {
         match provider.load(name) {
-            Ok(v) => println!(
+            Ok(v) => outln!(
                 "ok     rules/{name} ({} actions, {} rules)",
                 v.table().actions.len(),
                 v.rulebook.rules.len()
             ),
             Err(e) => {
                 problems += 1;
-                println!("ERROR  rules/{name}");
-                print!("{}", render(&*e));
+                outln!("ERROR  rules/{name}");
+                out!("{}", render(&*e));
             }
         }
     }
     let files = match suite::feature_files(&[dir.join("spec-tests")]) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return EXIT_BROKEN;
         }
     };
@@ -444,12 +446,12 @@ fn check(dir: &Path) -> i32 {
         }
         problems += found.len();
         let result = suite::FileResult::not_run(&path, loaded.src, found);
-        println!("ERROR  {path}");
+        outln!("ERROR  {path}");
         for d in result.diagnostics() {
-            print!("{}", render(&d));
+            out!("{}", render(&d));
         }
     }
-    println!(
+    outln!(
         "checked {} and {} ({}): {}",
         counted(names.len(), "variant"),
         counted(files.len(), "file"),

@@ -217,20 +217,20 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
     if let Some(report) = &args.report
         && let Err(e) = super::writable("--report", report)
     {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return EXIT_BROKEN;
     }
     let variant = match Variant::load_named(&args.rules, &args.variant) {
         Ok(v) => v,
         Err(e) => {
-            eprint!("{}", render(&e));
+            err!("{}", render(&e));
             return EXIT_BROKEN;
         }
     };
     let study = match plan(&args, &variant).and_then(|s| try_first_game(&s).map(|()| s)) {
         Ok(study) => study,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return EXIT_BROKEN;
         }
     };
@@ -257,11 +257,11 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
     let summary = match result {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             if let crate::sim::SimError::Rules { error, .. } = &e
                 && let Some(d) = variant.diagnose(error)
             {
-                eprint!("{}", render(&d));
+                err!("{}", render(&d));
             }
             return EXIT_FAILED;
         }
@@ -273,7 +273,7 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
 /// Bots the rules refuse often play another game than the one the study means to measure.
 fn warn_refusals(summary: &crate::sim::Summary) {
     if summary.refusal_share() > crate::sim::REFUSAL_WARNING_SHARE {
-        eprintln!(
+        errln!(
             "warning: the rules refused {:.1}% of the bots' decisions: this study does not measure the bots' play (the summary's note names the first refusal; --strict stops at it)",
             summary.refusal_share() * 100.0
         );
@@ -282,17 +282,17 @@ fn warn_refusals(summary: &crate::sim::Summary) {
 
 fn print_summary(summary: &crate::sim::Summary, json: bool, report: Option<&Path>) -> i32 {
     if json {
-        println!("{}", summary.to_json());
+        outln!("{}", summary.to_json());
     } else {
-        print!("{}", summary.to_text());
+        out!("{}", summary.to_text());
     }
     if let Some(path) = report {
         if let Err(e) = std::fs::write(path, crate::report::html(summary)) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            errln!("error: cannot write {}: {e}", path.display());
             return EXIT_BROKEN;
         }
         if !json {
-            println!("report: {}", path.display());
+            outln!("report: {}", path.display());
         }
     }
     EXIT_OK
@@ -338,7 +338,7 @@ pub(super) fn merge(args: MergeArgs) -> i32 {
     if let Some(report) = &args.report
         && let Err(e) = super::writable("--report", report)
     {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return EXIT_BROKEN;
     }
     let mut parts = Vec::with_capacity(args.files.len());
@@ -346,7 +346,7 @@ pub(super) fn merge(args: MergeArgs) -> i32 {
         match read_summary(file) {
             Ok(summary) => parts.push((file.display().to_string(), summary)),
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return EXIT_BROKEN;
             }
         }
@@ -357,7 +357,7 @@ pub(super) fn merge(args: MergeArgs) -> i32 {
             print_summary(&total, args.json, args.report.as_deref())
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             EXIT_BROKEN
         }
     }

@@ -20,6 +20,7 @@ pub use error::{SourceDiagnostic, VariantError};
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, INT, Scope};
 use rulebook::Rulebook;
 use std::collections::{HashMap, HashSet};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -65,8 +66,13 @@ pub fn sandboxed_engine(root: &files::RulesRoot) -> Engine {
     });
     // Scripts print only when a designer asks for it.
     if std::env::var_os("DECKSPEC_SCRIPT_PRINT").is_some() {
-        engine.on_print(|s| eprintln!("[script] {s}"));
-        engine.on_debug(|s, _, pos| eprintln!("[script {pos}] {s}"));
+        // A script's `print` and `debug` are for its author; a closed stderr must not stop a game.
+        engine.on_print(|s| {
+            let _ = writeln!(std::io::stderr(), "[script] {s}");
+        });
+        engine.on_debug(|s, _, pos| {
+            let _ = writeln!(std::io::stderr(), "[script {pos}] {s}");
+        });
     } else {
         engine.on_print(|_| {});
         engine.on_debug(|_, _, _| {});

@@ -1,6 +1,7 @@
 //! JUnit XML for a suite's results: one testsuite per Feature (file), one testcase per scenario
 //! with the time it took to run (microseconds: most scenarios take well under a millisecond), a
 //! failure's message with what was expected and found, and its diagnostic as the body.
+//! (Written here rather than with quick-junit, which writes times in whole milliseconds only.)
 
 use super::runner::Failure;
 use super::suite::{FileResult, Outcome, counted};
