@@ -322,7 +322,7 @@ impl BotBook {
             )
         })
         .map_err(|e| {
-            match super::script_error(*e, &self.path, &self.sources, "decide") {
+            match super::script_error(*e, &self.path, &self.sources, &HashMap::new(), "decide") {
                 RuleError::Fault { message, pos } => RuleError::Fault {
                     message: format!("bot script: {message}"),
                     pos,
