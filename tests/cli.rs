@@ -429,3 +429,28 @@ fn info_describes_a_variant() {
         run.stdout
     );
 }
+
+#[test]
+fn check_finds_calls_of_functions_that_exist_nowhere() {
+    let run = deckspec(&[
+        "check",
+        "--rules",
+        "spec-tests/invalid/variants",
+        "spec-tests/invalid/variants/api_typo/scenario.feature",
+    ]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stdout,
+        "ERROR  spec-tests/invalid/variants/api_typo: 1 action · 1 rule · no bots · 1 to 32 players
+  × `topp` is not a function of the game: did you mean `top` (game.top(\"pile\"))? (no script defines it)
+    ╭─[spec-tests/invalid/variants/api_typo/rules.rhai:17:21]
+ 16 │ fn on_draw(game, p, args) {
+ 17 │     let card = game.topp(\"deck\");
+    ·                     ──────┬──────
+    ·                           ╰── unknown function
+ 18 │     game.add_to_hand(card, p);
+    ╰────
+checked 1 variant and 1 file (1 scenario): 1 problem
+"
+    );
+}

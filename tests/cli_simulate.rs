@@ -208,7 +208,9 @@ fn simulate_checks_bot_levels_against_the_variant() {
                 continue;
             }
             let text = std::fs::read_to_string(entry.path()).unwrap();
-            let text = text.replace("name: cambia", &format!("name: {name}"));
+            let text = text
+                .replace("name: cambia", &format!("name: {name}"))
+                .replace("\nvariant: cambia", &format!("\nvariant: {name}"));
             std::fs::write(to.join(&file), text).unwrap();
         }
     }
@@ -587,7 +589,10 @@ fn verify_names_the_game_and_step_of_a_leak() {
     std::fs::create_dir_all(&to).unwrap();
     for entry in std::fs::read_dir("rules/cambia").unwrap().flatten() {
         let text = std::fs::read_to_string(entry.path()).unwrap();
-        let text = text.replace("name: cambia", "name: leaky").replace(
+        let text = text
+            .replace("name: cambia", "name: leaky")
+            .replace("\nvariant: cambia", "\nvariant: leaky")
+            .replace(
             r#"card: card, stockpileSize: game.pile_size("stockpile")"#,
             r#"card: card, stockpileSize: game.pile_size("stockpile"), note: `${game.face(card)}`"#,
         );

@@ -133,7 +133,22 @@ pub fn check(paths: &[PathBuf], rules: Option<&Path>) -> i32 {
     for name in &names {
         let shown = plan.rules.join(name).display().to_string();
         match provider.load(name) {
-            Ok(v) => println!("ok     {shown}: {}", summary(&v)),
+            Ok(v) => {
+                let unknown: Vec<_> = v
+                    .unknown_calls
+                    .iter()
+                    .chain(v.bots.iter().flat_map(|b| &b.unknown_calls))
+                    .collect();
+                if unknown.is_empty() {
+                    println!("ok     {shown}: {}", summary(&v));
+                } else {
+                    problems += unknown.len();
+                    println!("ERROR  {shown}: {}", summary(&v));
+                    for d in unknown {
+                        print!("{}", render(d));
+                    }
+                }
+            }
             Err(e) if matches!(*e, VariantError::Unknown { .. }) => {}
             Err(e) => {
                 problems += 1;

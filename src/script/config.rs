@@ -650,7 +650,7 @@ fn house_rule_type(
         Some("text") => HouseRuleType::Text,
         Some("list") => HouseRuleType::List,
         Some(other) => {
-            let help = super::error::suggest(other, HouseRuleType::NAMES.into_iter());
+            let help = super::error::suggest(other, HouseRuleType::NAMES);
             return Err(at(
                 "type",
                 format!(

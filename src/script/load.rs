@@ -254,7 +254,8 @@ pub(crate) fn load_modules(
     yaml: &str,
     modules: &std::collections::BTreeMap<String, String>,
     sources: &mut Sources,
-) -> Result<(), VariantError> {
+) -> Result<Vec<Compiled>, VariantError> {
+    let mut compiled = Vec::new();
     for (name, written) in modules {
         let (path, src) = read_named(root, yaml_path, yaml, &["modules", name], written)?;
         let ast = compile(engine, &path, &src)?;
@@ -271,9 +272,48 @@ pub(crate) fn load_modules(
             )))
         })?;
         engine.register_static_module(name.as_str(), module.into());
-        sources.insert(path.display().to_string(), (path, src));
+        sources.insert(path.display().to_string(), (path.clone(), src.clone()));
+        compiled.push(Compiled { path, src, ast });
     }
-    Ok(())
+    Ok(compiled)
+}
+
+/// A compiled script with its file, kept for the static checks.
+pub(crate) struct Compiled {
+    pub(crate) path: PathBuf,
+    pub(crate) src: String,
+    pub(crate) ast: AST,
+}
+
+/// The unknown calls of scripts: each module checked against its own functions, the entry
+/// scripts (`merged` from the chain) against all of theirs.
+pub(crate) fn lint(
+    engine: &Engine,
+    modules: &[Compiled],
+    scripts: &[Compiled],
+    merged: &AST,
+) -> Vec<SourceDiagnostic> {
+    let known = super::lint::engine_functions(engine);
+    let names = |ast: &AST| -> HashSet<String> {
+        ast.iter_functions().map(|f| f.name.to_string()).collect()
+    };
+    let all = names(merged);
+    let mut out = Vec::new();
+    for m in modules {
+        out.extend(super::lint::unknown_calls(
+            &m.ast,
+            &m.path,
+            &m.src,
+            &known,
+            &names(&m.ast),
+        ));
+    }
+    for s in scripts {
+        out.extend(super::lint::unknown_calls(
+            &s.ast, &s.path, &s.src, &known, &all,
+        ));
+    }
+    out
 }
 
 /// The line of the first `export` statement (1 when there is none).
@@ -429,6 +469,8 @@ impl Variant {
 
         let mut engine = sandboxed_engine(root);
         let mut sources = Sources::new();
+        let mut module_asts = Vec::new();
+        let mut script_asts = Vec::new();
         // Modules, each resolved against the file that names it.
         let modules = chain_modules(&chain);
         for (i, link) in chain.iter().enumerate() {
@@ -437,7 +479,14 @@ impl Variant {
                 .filter(|(_, (at, _))| *at == i)
                 .map(|(name, (_, written))| (name.clone(), written.clone()))
                 .collect();
-            load_modules(&mut engine, root, &link.path, &link.src, &own, &mut sources)?;
+            module_asts.extend(load_modules(
+                &mut engine,
+                root,
+                &link.path,
+                &link.src,
+                &own,
+                &mut sources,
+            )?);
         }
 
         // Scripts, the base's first: a derived script's functions replace the base's functions
@@ -456,8 +505,13 @@ impl Variant {
                 fn_files.insert(f.name.to_string(), shown.clone());
             }
             ast = Some(match ast {
-                None => compiled,
+                None => compiled.clone(),
                 Some(base) => base.merge(&compiled),
+            });
+            script_asts.push(Compiled {
+                path: path.clone(),
+                src: src.clone(),
+                ast: compiled,
             });
             sources.insert(shown, (path.clone(), src.clone()));
             entry_file = Some((path, src));
@@ -475,6 +529,7 @@ impl Variant {
         };
         let entry = script_path.display().to_string();
         ast.set_source(entry.clone());
+        let unknown_calls = lint(&engine, &module_asts, &script_asts, &ast);
         // Only inherited functions need their file: the others are in the entry script.
         fn_files.retain(|_, file| *file != entry);
 
@@ -580,6 +635,7 @@ impl Variant {
                 .map(|(name, a)| (name.clone(), a.doc.clone()))
                 .collect(),
             fn_files,
+            unknown_calls,
             sources,
             action_hooks,
             hooks,

@@ -8,6 +8,7 @@ pub mod bots;
 pub mod config;
 pub mod error;
 pub mod files;
+mod lint;
 mod load;
 pub mod rulebook;
 
@@ -97,6 +98,8 @@ pub struct Variant {
     pub action_docs: std::collections::BTreeMap<String, String>,
     /// Functions inherited from a base script, by name: the file they are written in.
     fn_files: HashMap<String, String>,
+    /// Calls of functions that exist nowhere, in the rule scripts and modules (`deckspec check`).
+    pub unknown_calls: Vec<SourceDiagnostic>,
     /// Script sources by the name Rhai reports them under, for diagnostics.
     sources: HashMap<String, (PathBuf, String)>,
     /// Script hook names by action name (`snap` → `on_snap`).
