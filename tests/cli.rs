@@ -703,3 +703,137 @@ fn a_closed_pipe_ends_the_run_quietly() {
         (Some(141), "")
     );
 }
+
+/// A rules folder holding Cambia and `tests/extends/cambia3` (a variant extending it).
+fn rules_with_cambia3(name: &str) -> TempDir {
+    let dir = TempDir::new(name);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (from, to) in [
+        ("rules/cambia", "rules/cambia"),
+        ("tests/extends/cambia3", "rules/cambia3"),
+    ] {
+        for entry in std::fs::read_dir(root.join(from))
+            .expect("a fixture folder")
+            .flatten()
+        {
+            let bytes = std::fs::read(entry.path()).expect("a fixture file");
+            dir.write(
+                &format!("{to}/{}", entry.file_name().to_string_lossy()),
+                &bytes,
+            );
+        }
+    }
+    dir
+}
+
+#[test]
+fn a_variant_extending_cambia_inherits_hooks_rulebook_and_bots() {
+    let dir = rules_with_cambia3("cambia3");
+    let rules = dir.path("rules");
+    let run = deckspec(&["test", "--rules", &rules, "tests/extends/cambia3.feature"]);
+    assert_eq!(
+        run.stdout,
+        "PASS  tests/extends/cambia3.feature:11  a wrong snap costs three cards, cambia3's house rule\n\
+         PASS  tests/extends/cambia3.feature:18  the overridden hook refuses a call with a high hand\n\
+         PASS  tests/extends/cambia3.feature:23  a low hand may call, and the inherited turn order goes on\n\
+         3 passed, 0 failed\n"
+    );
+    let run = deckspec(&["check", "--rules", &rules, "tests/extends/cambia3.feature"]);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "ok     {rules}/cambia3: extends cambia · 7 actions · 99 rules (inherited from cambia) · bots: easy, medium, hard, expert (inherited from cambia) · 2 to 7 players\n\
+             checked 1 variant and 1 file (3 scenarios): 0 problems\n"
+        )
+    );
+    assert_eq!(run.code, 0);
+    // A rulebook copied from Cambia still names Cambia.
+    let book =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/cambia/rulebook.yaml"))
+            .expect("cambia's rulebook");
+    dir.write("rules/cambia3/rulebook.yaml", &book);
+    let run = deckspec(&["check", "--rules", &rules, "tests/extends/cambia3.feature"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stdout.contains(&format!("ERROR  {rules}/cambia3\n"))
+            && run.stdout.contains(
+                "× this rulebook says `variant: cambia`, but it is the rulebook of `cambia3`: write `variant: cambia3`"
+            ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn check_takes_feature_files_and_a_rules_folder() {
+    // A feature file, not a project folder: the file and the variant it uses.
+    check(
+        &["check", "tests/cli/passing.feature"],
+        0,
+        &[
+            "ok     rules/cambia: 7 actions · 99 rules · bots: easy, medium, hard, expert · 2 to 7 players\n",
+            "checked 1 variant and 1 file (2 scenarios): 0 problems\n",
+        ],
+    );
+    check(
+        &["check", "tests/cli/broken.feature"],
+        2,
+        &["ERROR  tests/cli/broken.feature", "problem"],
+    );
+}
+
+#[test]
+fn info_describes_a_variant() {
+    let run = deckspec(&["info", "check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let expected = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/info_check.txt"),
+    )
+    .unwrap_or_default();
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/info_check.txt"),
+            &run.stdout,
+        )
+        .expect("the expected file is writable");
+    } else {
+        assert_eq!(run.stdout, expected, "bless with UPDATE_EXPECT=1");
+    }
+    let run = deckspec(&["info", "cambia", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+    assert_eq!(json["players"], serde_json::json!({"min": 2, "max": 7}));
+    assert_eq!(json["house_rules"][4]["name"], "penalty_draw_count");
+    assert_eq!(json["house_rules"][4]["type"], "integer");
+    let run = deckspec(&["info", "cambai"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stdout.contains("did you mean `cambia`?"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn check_finds_calls_of_functions_that_exist_nowhere() {
+    let run = deckspec(&[
+        "check",
+        "--rules",
+        "spec-tests/invalid/variants",
+        "spec-tests/invalid/variants/api_typo/scenario.feature",
+    ]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stdout,
+        "ERROR  spec-tests/invalid/variants/api_typo: 1 action · 1 rule · no bots · 1 to 32 players
+  × `topp` is not a function of the game: did you mean `top` (game.top(\"pile\"))? (no script defines it)
+    ╭─[spec-tests/invalid/variants/api_typo/rules.rhai:17:21]
+ 16 │ fn on_draw(game, p, args) {
+ 17 │     let card = game.topp(\"deck\");
+    ·                     ──────┬──────
+    ·                           ╰── unknown function
+ 18 │     game.add_to_hand(card, p);
+    ╰────
+checked 1 variant and 1 file (1 scenario): 1 problem
+"
+    );
+}

@@ -168,17 +168,28 @@ fn simulate_checks_every_count_before_playing() {
             &format!("error: {message}\n"),
         );
     }
-    // More players than the deck deals to: the variant's setup fails once, before the study.
-    let run = deckspec(&["simulate", "cambia", "--players", "20"]);
-    assert_eq!(run.code, 2);
-    assert!(
-        run.stderr
-            .starts_with("error: cambia cannot set up a game of 20 players:\n")
-            && run
-                .stderr
-                .contains("the pile `stockpile` ran out while dealing"),
-        "{}",
-        run.stderr
+    // Outside the variant's declared player range: refused before any game is made.
+    for (players, message) in [
+        (
+            "1",
+            "error: --players: cambia is for 2 to 7 players, not 1\n",
+        ),
+        (
+            "20",
+            "error: --players: cambia is for 2 to 7 players, not 20\n",
+        ),
+    ] {
+        fails(&["simulate", "cambia", "--players", players], 2, message);
+    }
+    let run = deckspec(&[
+        "simulate",
+        "cambia",
+        "--house-rule",
+        "penalty_draw_count=2.5",
+    ]);
+    assert_eq!(
+        run.stderr,
+        "error: --house-rule: house rule `penalty_draw_count` takes an integer, not `2.5`\n"
     );
     assert_eq!(run.stdout, "");
 }
@@ -197,7 +208,9 @@ fn simulate_checks_bot_levels_against_the_variant() {
                 continue;
             }
             let text = std::fs::read_to_string(entry.path()).unwrap();
-            let text = text.replace("name: cambia", &format!("name: {name}"));
+            let text = text
+                .replace("name: cambia", &format!("name: {name}"))
+                .replace("\nvariant: cambia", &format!("\nvariant: {name}"));
             std::fs::write(to.join(&file), text).unwrap();
         }
     }
@@ -576,7 +589,10 @@ fn verify_names_the_game_and_step_of_a_leak() {
     std::fs::create_dir_all(&to).unwrap();
     for entry in std::fs::read_dir("rules/cambia").unwrap().flatten() {
         let text = std::fs::read_to_string(entry.path()).unwrap();
-        let text = text.replace("name: cambia", "name: leaky").replace(
+        let text = text
+            .replace("name: cambia", "name: leaky")
+            .replace("\nvariant: cambia", "\nvariant: leaky")
+            .replace(
             r#"card: card, stockpileSize: game.pile_size("stockpile")"#,
             r#"card: card, stockpileSize: game.pile_size("stockpile"), note: `${game.face(card)}`"#,
         );

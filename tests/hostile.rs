@@ -310,11 +310,14 @@ fn house_rule_values_of_the_wrong_type_or_range_are_refused() {
     for (name, value, expected) in cases {
         let error = Game::new(
             cambia.table().clone(),
-            vec!["ann".into()],
+            vec!["ann".into(), "bob".into()],
             0,
             &[(name.to_string(), value)],
         )
         .unwrap_err();
         assert_eq!(error.to_string(), expected);
     }
+    // The variant's player range (cambia: 2 to 7) is checked too.
+    let error = Game::new(cambia.table().clone(), vec!["ann".into()], 0, &[]).unwrap_err();
+    assert_eq!(error.to_string(), "cambia is for 2 to 7 players, not 1");
 }

@@ -3,6 +3,8 @@
 
 #[macro_use]
 mod out;
+mod check;
+mod info;
 mod simulate;
 
 pub use simulate::{MergeArgs, SimulateArgs};
@@ -44,12 +46,19 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Combine the `--json` summaries of shards into the summary one run would give.
     Merge(MergeArgs),
-    /// Load every variant and parse and check every scenario, running nothing; report every problem.
+    /// Load variants and parse and check scenarios, running nothing; report every problem.
+    /// With no path (or a project folder holding `rules/`), every variant and every scenario under
+    /// `spec-tests/`; with feature files or folders, those and the variants they use.
     Check {
-        /// The project folder, holding `rules/` and `spec-tests/`.
-        #[arg(default_value = ".")]
-        dir: PathBuf,
+        /// Feature files or folders, or one project folder (default: the current folder).
+        paths: Vec<PathBuf>,
+        /// The folder holding the variants (default: `rules`, or the project folder's `rules/`).
+        #[arg(long, value_name = "DIR")]
+        rules: Option<PathBuf>,
     },
+    /// Describe a variant: players, what it extends, actions with their forms, phases, events,
+    /// house rules with types, defaults and ranges, timers and bot levels.
+    Info(info::InfoArgs),
 }
 
 /// The arguments of `deckspec test`.
@@ -104,6 +113,14 @@ impl ScriptProvider {
                     .map_err(Arc::new)
             })
             .clone()
+    }
+
+    /// The names of the variants asked for so far (loaded or not), sorted.
+    pub fn loaded_names(&self) -> Vec<String> {
+        let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        let mut names: Vec<String> = loaded.keys().cloned().collect();
+        names.sort();
+        names
     }
 
     /// Variants that exist but failed to load, with their errors (a name that is no variant is
@@ -195,7 +212,8 @@ pub fn render(diagnostic: &dyn miette::Diagnostic) -> String {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Command::Test(args) => test(args),
-        Command::Check { dir } => check(&dir),
+        Command::Check { paths, rules } => check::check(&paths, rules.as_deref()),
+        Command::Info(args) => info::info(&args),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Merge(args) => simulate::merge(args),
     }
@@ -397,66 +415,4 @@ fn print_file(result: &suite::FileResult, quiet: bool) {
             }
         }
     }
-}
-
-fn check(dir: &Path) -> i32 {
-    let rules = dir.join("rules");
-    let provider = ScriptProvider::new(&rules);
-    let mut problems = 0;
-    let names = variant_names(&rules);
-    if names.is_empty() {
-        errln!("error: no variants under {}", rules.display());
-        return EXIT_BROKEN;
-    }
-    for name in &names {
-        match provider.load(name) {
-            Ok(v) => outln!(
-                "ok     rules/{name} ({} actions, {} rules)",
-                v.table().actions.len(),
-                v.rulebook.rules.len()
-            ),
-            Err(e) => {
-                problems += 1;
-                outln!("ERROR  rules/{name}");
-                out!("{}", render(&*e));
-            }
-        }
-    }
-    let files = match suite::feature_files(&[dir.join("spec-tests")]) {
-        Ok(f) => f,
-        Err(e) => {
-            errln!("error: {e}");
-            return EXIT_BROKEN;
-        }
-    };
-    let mut scenarios = 0;
-    for file in &files {
-        let path = file.display().to_string();
-        let loaded = suite::load_file(file);
-        let found = match loaded.problem {
-            Some(problem) => vec![problem],
-            None => {
-                let (_, concrete, found) = suite::check_file(&loaded.src, &provider);
-                scenarios += concrete.len();
-                found
-            }
-        };
-        if found.is_empty() {
-            continue;
-        }
-        problems += found.len();
-        let result = suite::FileResult::not_run(&path, loaded.src, found);
-        outln!("ERROR  {path}");
-        for d in result.diagnostics() {
-            out!("{}", render(&d));
-        }
-    }
-    outln!(
-        "checked {} and {} ({}): {}",
-        counted(names.len(), "variant"),
-        counted(files.len(), "file"),
-        counted(scenarios, "scenario"),
-        counted(problems, "problem")
-    );
-    if problems > 0 { EXIT_BROKEN } else { EXIT_OK }
 }

@@ -113,6 +113,13 @@ fn plan<'a>(args: &SimulateArgs, variant: &'a Variant) -> Result<Study<'a>, Stri
             args.players
         ));
     }
+    let range = variant.table().players;
+    if !range.contains(args.players) {
+        return Err(format!(
+            "--players: {} is for {range} players, not {}",
+            variant.name, args.players
+        ));
+    }
     if args.games == 0 {
         return Err("--games takes 1 game or more, not 0".into());
     }
@@ -187,7 +194,9 @@ fn try_first_game(study: &Study) -> Result<(), String> {
                 format!(" ({help})")
             };
             match e {
-                NewGameError::State(_) | NewGameError::DuplicatePlayer(_) => {
+                NewGameError::State(_)
+                | NewGameError::DuplicatePlayer(_)
+                | NewGameError::PlayerCount { .. } => {
                     format!("cannot create a {} game: {e}", study.variant.name)
                 }
                 _ => format!("--house-rule: {e}{help}"),

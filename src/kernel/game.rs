@@ -4,7 +4,7 @@
 use super::card::CardIdx;
 use super::event::{Audience, CardRef, EventRecord, Payload};
 use super::state::{GameState, Loc, StateError, Timer};
-use super::table::{Actor, ArgDomain, Guard, Table};
+use super::table::{Actor, ArgDomain, Guard, HouseRuleProblem, Table};
 use super::value::{Seat, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -134,8 +134,14 @@ pub enum NewGameError {
     #[error("house rule `{name}` takes {expected}, not `{found}`")]
     HouseRuleType {
         name: String,
-        expected: &'static str,
+        expected: String,
         found: String,
+    },
+    #[error("{variant} is for {range} players, not {count}")]
+    PlayerCount {
+        variant: String,
+        range: super::table::PlayerRange,
+        count: usize,
     },
     #[error("house rule `{name}` {reason}")]
     HouseRuleRange { name: String, reason: String },
@@ -174,30 +180,34 @@ impl Game {
                 return Err(NewGameError::DuplicatePlayer(p.clone()));
             }
         }
+        if !table.players.contains(players.len()) {
+            return Err(NewGameError::PlayerCount {
+                variant: table.variant.clone(),
+                range: table.players,
+                count: players.len(),
+            });
+        }
         let mut house: Vec<Value> = table.house_rules.iter().map(|h| h.1.clone()).collect();
         for (name, value) in house_rules {
             let i = table
                 .house_rule(name)
                 .ok_or_else(|| NewGameError::UnknownHouseRule(name.clone()))?;
-            let default = &table.house_rules[i].1;
-            // A whole-number rule takes whole numbers only (2.5 penalty cards mean nothing).
-            let fraction = matches!((default, value), (Value::Int(_), Value::Float(_)));
-            if fraction || !default.same_kind(value) {
-                return Err(NewGameError::HouseRuleType {
-                    name: name.clone(),
-                    expected: default.type_name(),
-                    found: value.to_string(),
-                });
+            match table.check_house_rule(i, value) {
+                Ok(()) => house[i] = value.clone(),
+                Err(HouseRuleProblem::Type { expected }) => {
+                    return Err(NewGameError::HouseRuleType {
+                        name: name.clone(),
+                        expected,
+                        found: value.to_string(),
+                    });
+                }
+                Err(HouseRuleProblem::Range { reason }) => {
+                    return Err(NewGameError::HouseRuleRange {
+                        name: name.clone(),
+                        reason,
+                    });
+                }
             }
-            if let Some(range) = table.house_rule_ranges.get(i)
-                && let Err(reason) = range.check(value)
-            {
-                return Err(NewGameError::HouseRuleRange {
-                    name: name.clone(),
-                    reason,
-                });
-            }
-            house[i] = value.clone();
         }
         let state = GameState::new(&table, players, seed, house)?;
         Ok(Game {

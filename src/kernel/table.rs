@@ -120,6 +120,120 @@ impl HouseRuleRange {
     }
 }
 
+/// What values a house rule takes: declared with `type:` in `variant.yaml`, or the kind of its
+/// default.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HouseRuleType {
+    Boolean,
+    /// Whole numbers only (2.5 penalty cards mean nothing).
+    Integer,
+    /// Any number.
+    Number,
+    /// Any word.
+    Text,
+    /// One of these words.
+    Choice(Vec<String>),
+    /// A list (of slots, for example).
+    List,
+}
+
+impl HouseRuleType {
+    /// The names `type:` accepts, in the order the docs give them.
+    pub const NAMES: [&'static str; 6] = ["integer", "number", "boolean", "text", "choice", "list"];
+
+    /// The type of a default value, when `type:` is not given (`None` for a value no house rule
+    /// can hold).
+    pub fn of(value: &Value) -> Option<HouseRuleType> {
+        Some(match value {
+            Value::Bool(_) => HouseRuleType::Boolean,
+            Value::Int(_) => HouseRuleType::Integer,
+            Value::Float(_) => HouseRuleType::Number,
+            Value::Str(_) => HouseRuleType::Text,
+            Value::List(_) => HouseRuleType::List,
+            _ => return None,
+        })
+    }
+
+    /// The name written in `type:`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            HouseRuleType::Boolean => "boolean",
+            HouseRuleType::Integer => "integer",
+            HouseRuleType::Number => "number",
+            HouseRuleType::Text => "text",
+            HouseRuleType::Choice(_) => "choice",
+            HouseRuleType::List => "list",
+        }
+    }
+
+    /// What a value must be, for messages: `an integer`, `one of low, high`.
+    pub fn expected(&self) -> String {
+        match self {
+            HouseRuleType::Boolean => "true or false".into(),
+            HouseRuleType::Integer => "an integer".into(),
+            HouseRuleType::Number => "a number".into(),
+            HouseRuleType::Text => "a word".into(),
+            HouseRuleType::Choice(choices) => format!("one of {}", choices.join(", ")),
+            HouseRuleType::List => "a list".into(),
+        }
+    }
+
+    /// Whether a value has this type.
+    pub fn admits(&self, value: &Value) -> bool {
+        match (self, value) {
+            (HouseRuleType::Boolean, Value::Bool(_))
+            | (HouseRuleType::Integer, Value::Int(_))
+            | (HouseRuleType::Number, Value::Int(_) | Value::Float(_))
+            | (HouseRuleType::Text, Value::Str(_))
+            | (HouseRuleType::List, Value::List(_)) => true,
+            (HouseRuleType::Choice(choices), Value::Str(s)) => choices.contains(s),
+            _ => false,
+        }
+    }
+}
+
+/// How many players a variant is for (inclusive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerRange {
+    pub min: usize,
+    pub max: usize,
+}
+
+impl Default for PlayerRange {
+    /// A variant that declares no range: whatever the kernel allows.
+    fn default() -> PlayerRange {
+        PlayerRange {
+            min: 1,
+            max: super::limits::MAX_PLAYERS,
+        }
+    }
+}
+
+impl PlayerRange {
+    pub fn contains(&self, count: usize) -> bool {
+        (self.min..=self.max).contains(&count)
+    }
+}
+
+impl std::fmt::Display for PlayerRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.min == self.max {
+            write!(f, "{}", self.min)
+        } else {
+            write!(f, "{} to {}", self.min, self.max)
+        }
+    }
+}
+
+/// Why a value cannot be a house rule's.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HouseRuleProblem {
+    /// Not of the rule's type; `expected` says what it takes (`a whole number`).
+    Type { expected: String },
+    /// Outside the rule's range; `reason` says how (`is 11, outside 0 to 10`).
+    Range { reason: String },
+}
+
 /// How the deck is made.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeckDecl {
@@ -149,6 +263,10 @@ pub struct Table {
     pub house_rules: Vec<(String, Value)>,
     /// By house rule: the values a game may give it (numbers only).
     pub house_rule_ranges: Vec<HouseRuleRange>,
+    /// By house rule: its type.
+    pub house_rule_types: Vec<HouseRuleType>,
+    /// How many players a game may have.
+    pub players: PlayerRange,
     pub actions: Vec<ActionDecl>,
     /// The most slots a hand may have (at most `limits::MAX_HAND_SLOTS`).
     pub max_hand_slots: usize,
@@ -195,6 +313,8 @@ impl Default for Table {
             timers: Vec::new(),
             house_rules: Vec::new(),
             house_rule_ranges: Vec::new(),
+            house_rule_types: Vec::new(),
+            players: PlayerRange::default(),
             actions: Vec::new(),
             max_hand_slots: super::limits::DEFAULT_MAX_HAND_SLOTS,
             index: TableIndex::default(),
@@ -261,6 +381,23 @@ impl Table {
 
     pub fn house_rule(&self, name: &str) -> Option<usize> {
         self.index.house_rules.get(name).copied()
+    }
+
+    /// Why `value` cannot be house rule `index` (its type, then its range), if it cannot.
+    pub fn check_house_rule(&self, index: usize, value: &Value) -> Result<(), HouseRuleProblem> {
+        let inferred = || HouseRuleType::of(&self.house_rules.get(index)?.1);
+        let kind = self.house_rule_types.get(index).cloned().or_else(inferred);
+        if let Some(kind) = kind
+            && !kind.admits(value)
+        {
+            return Err(HouseRuleProblem::Type {
+                expected: kind.expected(),
+            });
+        }
+        match self.house_rule_ranges.get(index).map(|r| r.check(value)) {
+            Some(Err(reason)) => Err(HouseRuleProblem::Range { reason }),
+            _ => Ok(()),
+        }
     }
 
     pub fn action(&self, name: &str) -> Option<&ActionDecl> {

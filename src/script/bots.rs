@@ -39,6 +39,8 @@ pub struct BotBook {
     path: String,
     /// Script sources by the name Rhai reports them under, for diagnostics.
     pub(crate) sources: HashMap<String, (PathBuf, String)>,
+    /// Calls of functions that exist nowhere, in the bot script and its modules.
+    pub unknown_calls: Vec<super::SourceDiagnostic>,
 }
 
 #[derive(Clone, Debug)]
@@ -139,10 +141,21 @@ impl BotBook {
         let mut engine = super::sandboxed_engine(root);
         register(&mut engine);
         let mut sources = HashMap::new();
-        super::load::load_modules(&mut engine, root, &path, &src, &file.modules, &mut sources)?;
+        let modules =
+            super::load::load_modules(&mut engine, root, &path, &src, &file.modules, &mut sources)?;
         let (script_path, script) =
             super::load::read_named(root, &path, &src, &["script"], &file.script)?;
         let ast = super::load::compile(&engine, &script_path, &script)?;
+        let unknown_calls = super::load::lint(
+            &engine,
+            &modules,
+            &[super::load::Compiled {
+                path: script_path.clone(),
+                src: script.clone(),
+                ast: ast.clone(),
+            }],
+            &ast,
+        );
         if !ast
             .iter_functions()
             .any(|f| f.name == "decide" && f.params.len() == 2)
@@ -187,6 +200,7 @@ impl BotBook {
             levels,
             path,
             sources,
+            unknown_calls,
         }))
     }
 
@@ -322,7 +336,7 @@ impl BotBook {
             )
         })
         .map_err(|e| {
-            match super::script_error(*e, &self.path, &self.sources, "decide") {
+            match super::script_error(*e, &self.path, &self.sources, &HashMap::new(), "decide") {
                 RuleError::Fault { message, pos } => RuleError::Fault {
                     message: format!("bot script: {message}"),
                     pos,

@@ -3,8 +3,9 @@
 
 use super::error::{ConfigProblem, locate};
 use crate::kernel::{
-    ActionDecl, Actor, ArgDomain, DeckDecl, Face, FormDecl, Guard, HouseRuleRange, PhaseDecl,
-    PileDecl, PileId, Rank, Table, Value, table::FACE_CODES, table::face_code,
+    ActionDecl, Actor, ArgDomain, DeckDecl, Face, FormDecl, Guard, HouseRuleRange, HouseRuleType,
+    PhaseDecl, PileDecl, PileId, PlayerRange, Rank, Table, Value, table::FACE_CODES,
+    table::face_code,
 };
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -26,6 +27,9 @@ pub struct VariantFile {
     /// script calls their functions as `name::function(…)`.
     #[serde(default)]
     pub modules: BTreeMap<String, String>,
+    /// How many players a game may have: `{ min: 2, max: 8 }`.
+    #[serde(default)]
+    pub players: Option<PlayersFile>,
     #[serde(default)]
     pub deck: DeckFile,
     /// The most slots a hand may have (default 64, at most 1024).
@@ -43,6 +47,13 @@ pub struct VariantFile {
     pub timers: Vec<String>,
     pub events: Vec<String>,
     pub actions: BTreeMap<String, ActionFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayersFile {
+    pub min: usize,
+    pub max: usize,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -77,6 +88,13 @@ pub enum PhaseFile {
 #[serde(deny_unknown_fields)]
 pub struct HouseRuleFile {
     pub default: serde_yaml::Value,
+    /// `integer`, `number`, `boolean`, `text`, `choice` (with `choices:`) or `list`; by default
+    /// the type of `default`.
+    #[serde(default, rename = "type")]
+    pub kind: Option<String>,
+    /// For `type: choice`: the words the rule may be.
+    #[serde(default)]
+    pub choices: Option<Vec<String>>,
     #[serde(default)]
     pub doc: String,
     /// For a number: the smallest value a game may set.
@@ -127,6 +145,7 @@ pub enum FormFile {
 pub struct HouseRuleDoc {
     pub name: String,
     pub default: Value,
+    pub kind: HouseRuleType,
     pub doc: String,
     pub range: HouseRuleRange,
 }
@@ -213,9 +232,11 @@ fn finish(src: &str, file: VariantFile) -> Result<Loaded, ConfigProblem> {
     let docs = file
         .house_rules
         .iter()
-        .map(|(name, h)| HouseRuleDoc {
+        .zip(&table.house_rule_types)
+        .map(|((name, h), kind)| HouseRuleDoc {
             name: name.clone(),
             default: yaml_value(&h.default).unwrap_or_default(),
+            kind: kind.clone(),
             doc: h.doc.clone(),
             range: HouseRuleRange {
                 min: h.min,
@@ -284,6 +305,7 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
                 format!("house rule `{name}` needs a default that is true/false, a number, a word or a list"),
             )
         })?;
+        let kind = house_rule_type(src, name, rule, &value)?;
         let range = HouseRuleRange {
             min: rule.min,
             max: rule.max,
@@ -296,14 +318,40 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
                     value.type_name()
                 )));
             }
+            if !matches!(kind, HouseRuleType::Integer | HouseRuleType::Number) {
+                return Err(at(format!(
+                    "house rule `{name}` has min/max, but its type is {}, not integer or number",
+                    kind.name()
+                )));
+            }
             if let Err(e) = range.check(&value) {
                 return Err(at(format!("house rule `{name}`: the default {e}")));
             }
         }
         table.house_rules.push((name.clone(), value));
         table.house_rule_ranges.push(range);
+        table.house_rule_types.push(kind);
     }
     table.reindex();
+
+    if let Some(players) = &file.players {
+        use crate::kernel::limits::MAX_PLAYERS;
+        if !(1 <= players.min && players.min <= players.max && players.max <= MAX_PLAYERS) {
+            return Err(problem(
+                src,
+                &["players"],
+                None,
+                format!(
+                    "players is {{ min: {}, max: {} }}: a game has 1 to {MAX_PLAYERS} players, and min is at most max",
+                    players.min, players.max
+                ),
+            ));
+        }
+        table.players = PlayerRange {
+            min: players.min,
+            max: players.max,
+        };
+    }
 
     let jokers_rule = match &file.deck.jokers_house_rule {
         None => None,
@@ -551,6 +599,77 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
     }
     table.reindex();
     Ok(table)
+}
+
+/// A house rule's type: its `type:` (with `choices:` for a choice), checked against its default,
+/// or the type of its default.
+fn house_rule_type(
+    src: &str,
+    name: &str,
+    rule: &HouseRuleFile,
+    default: &Value,
+) -> Result<HouseRuleType, ConfigProblem> {
+    let at = |key: &str, message: String| problem(src, &["house_rules", name, key], None, message);
+    let written = match (&rule.kind, &rule.choices) {
+        (None, None) => None,
+        (None, Some(_)) => Some("choice"),
+        (Some(kind), _) => Some(kind.as_str()),
+    };
+    let kind = match written {
+        None => {
+            return HouseRuleType::of(default).ok_or_else(|| {
+                at(
+                    "default",
+                    format!(
+                        "house rule `{name}` needs a default that is true/false, a number, a word or a list"
+                    ),
+                )
+            });
+        }
+        Some("choice") => {
+            let choices = rule.choices.clone().unwrap_or_default();
+            if choices.is_empty() {
+                return Err(at(
+                    "type",
+                    format!(
+                        "house rule `{name}` is a choice: list the words it may be under `choices:`"
+                    ),
+                ));
+            }
+            HouseRuleType::Choice(choices)
+        }
+        Some(_) if rule.choices.is_some() => {
+            return Err(at(
+                "choices",
+                format!("house rule `{name}` has choices, so its type is `choice`"),
+            ));
+        }
+        Some("integer") => HouseRuleType::Integer,
+        Some("number") => HouseRuleType::Number,
+        Some("boolean") => HouseRuleType::Boolean,
+        Some("text") => HouseRuleType::Text,
+        Some("list") => HouseRuleType::List,
+        Some(other) => {
+            let help = super::error::suggest(other, HouseRuleType::NAMES);
+            return Err(at(
+                "type",
+                format!(
+                    "`{other}` is not a house rule type: use integer, number, boolean, text, choice or list{help}"
+                ),
+            ));
+        }
+    };
+    if !kind.admits(default) {
+        return Err(at(
+            "default",
+            format!(
+                "house rule `{name}` is declared `type: {}`, so its default must be {}, not `{default}`",
+                kind.name(),
+                kind.expected()
+            ),
+        ));
+    }
+    Ok(kind)
 }
 
 /// `when:` maps: `house.<rule>: value`, `var.<game var>: value` (or `{not: value}`),

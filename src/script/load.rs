@@ -91,13 +91,13 @@ struct ChainLink {
     value: serde_yaml::Value,
 }
 
-/// `variant.yaml` merged over the files it extends (each over the one it names), and whether
-/// anything was extended.
+/// `variant.yaml` merged over the files it extends (each over the one it names), and the chain
+/// of files, the variant's own first.
 fn merged_variant_yaml(
     root: &RulesRoot,
     path: &Path,
     src: &str,
-) -> Result<(serde_yaml::Value, bool), VariantError> {
+) -> Result<(serde_yaml::Value, Vec<ChainLink>), VariantError> {
     let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     let mut chain = vec![ChainLink {
         path: path.to_path_buf(),
@@ -152,13 +152,45 @@ fn merged_variant_yaml(
             value,
         });
     }
-    let extended = chain.len() > 1;
-    let mut links = chain.into_iter().rev();
-    let mut merged = links.next().expect("the chain is not empty").value;
+    let mut links = chain.iter().rev();
+    let mut merged = links.next().expect("the chain is not empty").value.clone();
     for link in links {
-        config::merge(&mut merged, link.value);
+        config::merge(&mut merged, link.value.clone());
     }
-    Ok((merged, extended))
+    Ok((merged, chain))
+}
+
+/// The `modules:` of an extends chain, each resolved against the file that names it: by name, the
+/// link (index in the chain) that names it last and the path as written. `!delete` removes one.
+fn chain_modules(chain: &[ChainLink]) -> std::collections::BTreeMap<String, (usize, String)> {
+    let mut out = std::collections::BTreeMap::new();
+    for (i, link) in chain.iter().enumerate().rev() {
+        let Some(serde_yaml::Value::Mapping(modules)) = link.value.get("modules") else {
+            continue;
+        };
+        for (name, written) in modules {
+            let Some(name) = name.as_str() else { continue };
+            match written.as_str() {
+                Some(w) => {
+                    out.insert(name.to_string(), (i, w.to_string()));
+                }
+                None => {
+                    out.remove(name);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `name:` a chain link gives its variant, if it gives one.
+fn link_name(link: &ChainLink) -> Option<&str> {
+    link.value.get("name").and_then(serde_yaml::Value::as_str)
+}
+
+/// The folder of a chain link's `variant.yaml`.
+fn link_dir(link: &ChainLink) -> &Path {
+    link.path.parent().unwrap_or(Path::new("."))
 }
 
 /// Compile a script, or say where it does not compile.
@@ -222,7 +254,8 @@ pub(crate) fn load_modules(
     yaml: &str,
     modules: &std::collections::BTreeMap<String, String>,
     sources: &mut Sources,
-) -> Result<(), VariantError> {
+) -> Result<Vec<Compiled>, VariantError> {
+    let mut compiled = Vec::new();
     for (name, written) in modules {
         let (path, src) = read_named(root, yaml_path, yaml, &["modules", name], written)?;
         let ast = compile(engine, &path, &src)?;
@@ -239,9 +272,48 @@ pub(crate) fn load_modules(
             )))
         })?;
         engine.register_static_module(name.as_str(), module.into());
-        sources.insert(path.display().to_string(), (path, src));
+        sources.insert(path.display().to_string(), (path.clone(), src.clone()));
+        compiled.push(Compiled { path, src, ast });
     }
-    Ok(())
+    Ok(compiled)
+}
+
+/// A compiled script with its file, kept for the static checks.
+pub(crate) struct Compiled {
+    pub(crate) path: PathBuf,
+    pub(crate) src: String,
+    pub(crate) ast: AST,
+}
+
+/// The unknown calls of scripts: each module checked against its own functions, the entry
+/// scripts (`merged` from the chain) against all of theirs.
+pub(crate) fn lint(
+    engine: &Engine,
+    modules: &[Compiled],
+    scripts: &[Compiled],
+    merged: &AST,
+) -> Vec<SourceDiagnostic> {
+    let known = super::lint::engine_functions(engine);
+    let names = |ast: &AST| -> HashSet<String> {
+        ast.iter_functions().map(|f| f.name.to_string()).collect()
+    };
+    let all = names(merged);
+    let mut out = Vec::new();
+    for m in modules {
+        out.extend(super::lint::unknown_calls(
+            &m.ast,
+            &m.path,
+            &m.src,
+            &known,
+            &names(&m.ast),
+        ));
+    }
+    for s in scripts {
+        out.extend(super::lint::unknown_calls(
+            &s.ast, &s.path, &s.src, &known, &all,
+        ));
+    }
+    out
 }
 
 /// The line of the first `export` statement (1 when there is none).
@@ -387,8 +459,8 @@ impl Variant {
     fn load_in(root: &RulesRoot, dir: &Path) -> Result<Variant, VariantError> {
         let yaml_path = dir.join("variant.yaml");
         let yaml = read_file(root, &yaml_path)?;
-        let (merged, extended) = merged_variant_yaml(root, &yaml_path, &yaml)?;
-        let loaded = if extended {
+        let (merged, chain) = merged_variant_yaml(root, &yaml_path, &yaml)?;
+        let loaded = if chain.len() > 1 {
             config::load_value(&yaml, merged)
         } else {
             config::load(&yaml)
@@ -397,18 +469,69 @@ impl Variant {
 
         let mut engine = sandboxed_engine(root);
         let mut sources = Sources::new();
-        load_modules(
-            &mut engine,
-            root,
-            &yaml_path,
-            &yaml,
-            &file.modules,
-            &mut sources,
-        )?;
+        let mut module_asts = Vec::new();
+        let mut script_asts = Vec::new();
+        // Modules, each resolved against the file that names it.
+        let modules = chain_modules(&chain);
+        for (i, link) in chain.iter().enumerate() {
+            let own: std::collections::BTreeMap<String, String> = modules
+                .iter()
+                .filter(|(_, (at, _))| *at == i)
+                .map(|(name, (_, written))| (name.clone(), written.clone()))
+                .collect();
+            module_asts.extend(load_modules(
+                &mut engine,
+                root,
+                &link.path,
+                &link.src,
+                &own,
+                &mut sources,
+            )?);
+        }
 
-        let (script_path, script) = read_named(root, &yaml_path, &yaml, &["script"], &file.script)?;
+        // Scripts, the base's first: a derived script's functions replace the base's functions
+        // of the same name and arity; the others (hooks included) are inherited.
+        let mut ast: Option<AST> = None;
+        let mut entry_file: Option<(PathBuf, String)> = None;
+        let mut fn_files: HashMap<String, String> = HashMap::new();
+        for link in chain.iter().rev() {
+            let Some(written) = link.value.get("script").and_then(serde_yaml::Value::as_str) else {
+                continue;
+            };
+            let (path, src) = read_named(root, &link.path, &link.src, &["script"], written)?;
+            let compiled = compile(&engine, &path, &src)?;
+            let shown = path.display().to_string();
+            for f in compiled.iter_functions() {
+                fn_files.insert(f.name.to_string(), shown.clone());
+            }
+            ast = Some(match ast {
+                None => compiled.clone(),
+                Some(base) => base.merge(&compiled),
+            });
+            script_asts.push(Compiled {
+                path: path.clone(),
+                src: src.clone(),
+                ast: compiled,
+            });
+            sources.insert(shown, (path.clone(), src.clone()));
+            entry_file = Some((path, src));
+        }
+        let (Some(mut ast), Some((script_path, script))) = (ast, entry_file) else {
+            // `script:` is required, so serde has refused a chain without one already.
+            return Err(config_error(
+                &yaml_path,
+                &yaml,
+                ConfigProblem {
+                    message: "variant.yaml needs `script:`, the entry script".into(),
+                    span: (0, 0),
+                },
+            ));
+        };
         let entry = script_path.display().to_string();
-        let ast = compile(&engine, &script_path, &script)?;
+        ast.set_source(entry.clone());
+        let unknown_calls = lint(&engine, &module_asts, &script_asts, &ast);
+        // Only inherited functions need their file: the others are in the entry script.
+        fn_files.retain(|_, file| *file != entry);
 
         let hooks: HashSet<(String, usize)> = ast
             .iter_functions()
@@ -457,9 +580,42 @@ impl Variant {
             action_hooks.insert(action.name.to_string(), hook);
         }
 
-        let rulebook = Rulebook::load(root, &dir.join("rulebook.yaml"))?;
-        let bots = bots::BotBook::load(root, dir)?;
-        sources.insert(entry.clone(), (script_path.clone(), script));
+        // The rulebook and bots: the variant's own, or the nearest base's.
+        let own_file = |file: &str| {
+            chain
+                .iter()
+                .find(|l| link_dir(l).join(file).is_file())
+                .unwrap_or(&chain[0])
+        };
+        let inherited_from = |link: &ChainLink| {
+            (!std::ptr::eq(link, &chain[0]))
+                .then(|| link_name(link).unwrap_or_default().to_string())
+        };
+        let book_link = own_file("rulebook.yaml");
+        let book_path = link_dir(book_link).join("rulebook.yaml");
+        let rulebook = Rulebook::load(root, &book_path)?;
+        let book_owner = link_name(book_link).unwrap_or(&file.name);
+        if rulebook.variant != book_owner {
+            let book_src = read_file(root, &book_path)?;
+            return Err(config_error(
+                &book_path,
+                &book_src,
+                ConfigProblem {
+                    message: format!(
+                        "this rulebook says `variant: {}`, but it is the rulebook of `{book_owner}`: write `variant: {book_owner}`",
+                        rulebook.variant
+                    ),
+                    span: locate(&book_src, &["variant"], None),
+                },
+            ));
+        }
+        let rulebook_from = inherited_from(book_link);
+        let bots_link = own_file("bots.yaml");
+        let bots = bots::BotBook::load(root, link_dir(bots_link))?;
+        let bots_from = bots.as_ref().and(inherited_from(bots_link));
+        let extends = chain
+            .get(1)
+            .map(|l| link_name(l).unwrap_or_default().to_string());
         Ok(Variant {
             name: file.name.clone(),
             dir: dir.to_path_buf(),
@@ -468,8 +624,18 @@ impl Variant {
             engine,
             ast,
             rulebook,
+            rulebook_from,
             house_rules,
             bots,
+            bots_from,
+            extends,
+            action_docs: file
+                .actions
+                .iter()
+                .map(|(name, a)| (name.clone(), a.doc.clone()))
+                .collect(),
+            fn_files,
+            unknown_calls,
             sources,
             action_hooks,
             hooks,

@@ -8,6 +8,7 @@ pub mod bots;
 pub mod config;
 pub mod error;
 pub mod files;
+mod lint;
 mod load;
 pub mod rulebook;
 
@@ -90,9 +91,21 @@ pub struct Variant {
     engine: Engine,
     ast: AST,
     pub rulebook: Rulebook,
+    /// The variant whose rulebook this is, when it is inherited (`extends:`).
+    pub rulebook_from: Option<String>,
     pub house_rules: Vec<HouseRuleDoc>,
-    /// Computer players, when the variant has a `bots.yaml`.
+    /// Computer players, when the variant (or one it extends) has a `bots.yaml`.
     pub bots: Option<bots::BotBook>,
+    /// The variant whose bots these are, when they are inherited.
+    pub bots_from: Option<String>,
+    /// The variant this one extends directly, if any.
+    pub extends: Option<String>,
+    /// Each action's `doc:` from `variant.yaml`, by action name.
+    pub action_docs: std::collections::BTreeMap<String, String>,
+    /// Functions inherited from a base script, by name: the file they are written in.
+    fn_files: HashMap<String, String>,
+    /// Calls of functions that exist nowhere, in the rule scripts and modules (`deckspec check`).
+    pub unknown_calls: Vec<SourceDiagnostic>,
     /// Script sources by the name Rhai reports them under, for diagnostics.
     sources: HashMap<String, (PathBuf, String)>,
     /// Script hook names by action name (`snap` → `on_snap`).
@@ -156,7 +169,7 @@ impl Variant {
 
     /// Turn a script error into a refusal (from `refuse`) or a fault with its script position.
     fn rule_error(&self, err: EvalAltResult, hook: &str) -> RuleError {
-        script_error(err, &self.entry, &self.sources, hook)
+        script_error(err, &self.entry, &self.sources, &self.fn_files, hook)
     }
 
     /// A script fault as a diagnostic on the script's own text.
@@ -241,6 +254,7 @@ pub(crate) fn script_error(
     err: EvalAltResult,
     entry: &str,
     sources: &HashMap<String, (PathBuf, String)>,
+    fn_files: &HashMap<String, String>,
     called: &str,
 ) -> RuleError {
     let mut source = entry.to_string();
@@ -270,6 +284,13 @@ pub(crate) fn script_error(
             }
             _ => break,
         }
+    }
+    // A function inherited from a base script runs inside the merged script, whose source is
+    // the entry's: its positions are in its own file.
+    if source == entry
+        && let Some(file) = trail.last().and_then(|f| fn_files.get(f))
+    {
+        source = file.clone();
     }
     if let EvalAltResult::ErrorRuntime(value, _) = e
         && let Some(refusal) = value.read_lock::<Refusal>()

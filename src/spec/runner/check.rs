@@ -67,6 +67,20 @@ pub fn check(
         }
     };
     let table = v.table();
+    // More than any game may have is said by the bounds check.
+    if players.len() <= crate::kernel::limits::MAX_PLAYERS && !table.players.contains(players.len())
+    {
+        problems.push(Problem::new(
+            format!(
+                "{} is for {} players, not {}",
+                table.variant,
+                table.players,
+                players.len()
+            ),
+            first.span,
+            "this game",
+        ));
+    }
     let names: Vec<&str> = players.iter().map(|p| p.node.as_str()).collect();
     let mut seen_players = HashSet::new();
     for p in players {
@@ -149,12 +163,14 @@ pub fn check(
                 step.span,
                 "a second game step",
             )),
-            StepBody::HouseRule { name, .. } => {
-                known("a house rule", name, house.clone(), &mut problems)
+            StepBody::HouseRule { name, value } => {
+                known("a house rule", name, house.clone(), &mut problems);
+                house_value(table, name, value, &mut problems);
             }
             StepBody::HouseRules(rows) => {
-                for (name, _) in rows {
+                for (name, value) in rows {
                     known("a house rule", name, house.clone(), &mut problems);
+                    house_value(table, name, value, &mut problems);
                 }
             }
             StepBody::Holds { player: p, .. }
@@ -290,6 +306,28 @@ pub fn variant_of(scenario: &Concrete) -> Option<&Spanned<String>> {
         Some(StepBody::NewGame { variant, .. }) => Some(variant),
         _ => None,
     }
+}
+
+/// A house rule's value against the type and range the variant declares for it.
+fn house_value(
+    table: &crate::kernel::Table,
+    name: &Spanned<String>,
+    value: &Spanned<Literal>,
+    problems: &mut Vec<Problem>,
+) {
+    use crate::kernel::HouseRuleProblem;
+    let Some(i) = table.house_rule(&name.node) else {
+        return;
+    };
+    let v = super::run::literal_value(&value.node);
+    let message = match table.check_house_rule(i, &v) {
+        Ok(()) => return,
+        Err(HouseRuleProblem::Type { expected }) => {
+            format!("house rule `{}` takes {expected}, not `{v}`", name.node)
+        }
+        Err(HouseRuleProblem::Range { reason }) => format!("house rule `{}` {reason}", name.node),
+    };
+    problems.push(Problem::new(message, value.span, "this value"));
 }
 
 /// Whether `inner` lies within `outer`.

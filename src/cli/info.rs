@@ -1,0 +1,280 @@
+//! `deckspec info <variant>`: what a variant declares, read from the loaded variant
+//! (`variant.yaml` with what it extends, the rulebook and `bots.yaml`), as text or `--json`.
+
+use super::{EXIT_BROKEN, EXIT_OK, render};
+use crate::kernel::{Actor, ArgDomain, Guard, HouseRuleType, Table, Value};
+use crate::script::Variant;
+use serde_json::{Value as Json, json};
+use std::path::PathBuf;
+
+/// The arguments of `deckspec info`.
+#[derive(clap::Args, Debug)]
+pub struct InfoArgs {
+    /// The variant to describe.
+    pub variant: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The folder holding the variants.
+    #[arg(long, default_value = "rules", value_name = "DIR")]
+    pub rules: PathBuf,
+}
+
+fn actor(table: &Table, a: &Actor) -> String {
+    match a {
+        Actor::Current => "the current player".into(),
+        Actor::Anyone => "anyone".into(),
+        Actor::Var(i) => format!(
+            "the player in {}",
+            table.game_vars.get(*i).map_or("?", |v| v.0.as_str())
+        ),
+    }
+}
+
+fn arg(a: &ArgDomain) -> String {
+    match a {
+        ArgDomain::Word(w) => w.clone(),
+        ArgDomain::OwnSlot => "<own slot>".into(),
+        ArgDomain::OtherSlot => "<other's slot>".into(),
+        ArgDomain::AnySlot => "<any slot>".into(),
+        ArgDomain::Drawn => "drawn".into(),
+    }
+}
+
+/// A value as `variant.yaml` writes it (`null` for nothing).
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Unit => "null".into(),
+        other => other.to_string(),
+    }
+}
+
+fn guard(table: &Table, g: &Guard) -> String {
+    let name =
+        |names: &[(String, Value)], i: usize| names.get(i).map_or("?".to_string(), |n| n.0.clone());
+    match g {
+        Guard::VarIs(i, v) => format!("{} is {}", name(&table.game_vars, *i), shown(v)),
+        Guard::VarIsNot(i, v) => format!("{} is not {}", name(&table.game_vars, *i), shown(v)),
+        Guard::HouseIs(i, v) => format!(
+            "house rule {} is {}",
+            name(&table.house_rules, *i),
+            shown(v)
+        ),
+        Guard::PileNotEmpty(p) => format!(
+            "{} is not empty",
+            table
+                .piles
+                .get(p.0 as usize)
+                .map_or("?", |p| p.name.as_str())
+        ),
+        Guard::ActorVarIs(i, v) => {
+            format!("their {} is {}", name(&table.player_vars, *i), shown(v))
+        }
+    }
+}
+
+/// Each action's forms as a player writes them (`snap <own slot>`), with their conditions.
+fn forms(table: &Table, action: &crate::kernel::ActionDecl) -> Vec<String> {
+    action
+        .forms
+        .iter()
+        .map(|f| {
+            let mut text = std::iter::once(action.name.to_string())
+                .chain(f.args.iter().map(arg))
+                .collect::<Vec<_>>()
+                .join(" ");
+            if !f.guards.is_empty() {
+                let when: Vec<String> = f.guards.iter().map(|g| guard(table, g)).collect();
+                text.push_str(&format!("  (when {})", when.join(", ")));
+            }
+            text
+        })
+        .collect()
+}
+
+fn range(doc: &crate::script::config::HouseRuleDoc) -> Option<String> {
+    let n = |x: f64| Value::Float(x).to_string();
+    match (doc.range.min, doc.range.max) {
+        (Some(lo), Some(hi)) => Some(format!("{} to {}", n(lo), n(hi))),
+        (Some(lo), None) => Some(format!("at least {}", n(lo))),
+        (None, Some(hi)) => Some(format!("at most {}", n(hi))),
+        (None, None) => None,
+    }
+}
+
+fn type_text(kind: &HouseRuleType) -> String {
+    match kind {
+        HouseRuleType::Choice(choices) => format!("choice of {}", choices.join(", ")),
+        other => other.name().to_string(),
+    }
+}
+
+fn text(v: &Variant) -> String {
+    let table = v.table();
+    let mut out = String::new();
+    let mut line = |s: String| {
+        out.push_str(&s);
+        out.push('\n');
+    };
+    line(format!(
+        "{}: {}",
+        v.name,
+        v.description.trim().replace('\n', " ")
+    ));
+    line(format!("players: {}", table.players));
+    if let Some(base) = &v.extends {
+        line(format!("extends: {base}"));
+    }
+    line(String::new());
+    line("actions:".into());
+    for action in &table.actions {
+        let doc = v.action_docs.get(&*action.name).map_or("", String::as_str);
+        line(format!("  {}: {doc}", action.name));
+        let phases = match &action.phases {
+            None => "every phase".to_string(),
+            Some(ps) => ps
+                .iter()
+                .map(|p| table.phase_name(*p))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let mut who = format!("    by {}, in {phases}", actor(table, &action.actor));
+        if !action.guards.is_empty() {
+            let when: Vec<String> = action.guards.iter().map(|g| guard(table, g)).collect();
+            who.push_str(&format!(", when {}", when.join(", ")));
+        }
+        line(who);
+        for form in forms(table, action) {
+            line(format!("    {form}"));
+        }
+    }
+    line(String::new());
+    let phases: Vec<String> = table
+        .phases
+        .iter()
+        .map(|p| {
+            if p.setup {
+                format!("{} (setup)", p.name)
+            } else {
+                p.name.clone()
+            }
+        })
+        .collect();
+    line(format!("phases: {}", phases.join(", ")));
+    let events: Vec<&str> = table.events.iter().map(|e| &**e).collect();
+    line(format!("events: {}", events.join(", ")));
+    let timers = if table.timers.is_empty() {
+        "none".to_string()
+    } else {
+        table.timers.join(", ")
+    };
+    line(format!("timers: {timers}"));
+    line(String::new());
+    line("house rules:".into());
+    for h in &v.house_rules {
+        let mut about = format!("{}, default {}", type_text(&h.kind), shown(&h.default));
+        if let Some(r) = range(h) {
+            about.push_str(&format!(", {r}"));
+        }
+        line(format!("  {} ({about}): {}", h.name, h.doc));
+    }
+    line(String::new());
+    let bots = match &v.bots {
+        None => "none".to_string(),
+        Some(book) => {
+            let mut levels: Vec<&str> = book.levels().collect();
+            let rank = |l: &str| crate::script::bots::LEVELS.iter().position(|x| *x == l);
+            levels.sort_by_key(|l| rank(l));
+            let from = v
+                .bots_from
+                .as_ref()
+                .map_or(String::new(), |b| format!(" (inherited from {b})"));
+            format!("{}{from}", levels.join(", "))
+        }
+    };
+    line(format!("bots: {bots}"));
+    let from = v
+        .rulebook_from
+        .as_ref()
+        .map_or(String::new(), |b| format!(" (inherited from {b})"));
+    line(format!(
+        "rulebook: {}{from}",
+        super::counted(v.rulebook.rules.len(), "rule")
+    ));
+    out
+}
+
+fn value_json(v: &Value) -> Json {
+    match v {
+        Value::Unit => Json::Null,
+        Value::Bool(b) => json!(b),
+        Value::Int(i) => json!(i),
+        Value::Float(x) => json!(x),
+        Value::List(items) => Json::Array(items.iter().map(value_json).collect()),
+        other => json!(other.to_string()),
+    }
+}
+
+fn as_json(v: &Variant) -> Json {
+    let table = v.table();
+    let actions: Vec<Json> = table
+        .actions
+        .iter()
+        .map(|a| {
+            json!({
+                "name": &*a.name,
+                "doc": v.action_docs.get(&*a.name).cloned().unwrap_or_default(),
+                "actor": actor(table, &a.actor),
+                "phases": a.phases.as_ref().map(|ps| ps.iter().map(|p| table.phase_name(*p)).collect::<Vec<_>>()),
+                "forms": forms(table, a),
+            })
+        })
+        .collect();
+    let house: Vec<Json> = v
+        .house_rules
+        .iter()
+        .map(|h| {
+            let choices = match &h.kind {
+                HouseRuleType::Choice(c) => Some(c.clone()),
+                _ => None,
+            };
+            json!({
+                "name": h.name, "type": h.kind.name(), "choices": choices,
+                "default": value_json(&h.default), "min": h.range.min, "max": h.range.max,
+                "doc": h.doc,
+            })
+        })
+        .collect();
+    json!({
+        "name": v.name,
+        "description": v.description.trim(),
+        "players": { "min": table.players.min, "max": table.players.max },
+        "extends": v.extends,
+        "actions": actions,
+        "phases": table.phases.iter().map(|p| json!({"name": p.name, "setup": p.setup})).collect::<Vec<_>>(),
+        "events": table.events.iter().map(|e| &**e).collect::<Vec<_>>(),
+        "timers": table.timers,
+        "house_rules": house,
+        "bots": v.bots.as_ref().map(|b| b.levels().collect::<Vec<_>>()),
+        "bots_from": v.bots_from,
+        "rules": v.rulebook.rules.len(),
+        "rulebook_from": v.rulebook_from,
+    })
+}
+
+pub fn info(args: &InfoArgs) -> i32 {
+    match Variant::load_named(&args.rules, &args.variant) {
+        Ok(v) => {
+            if args.json {
+                outln!("{}", as_json(&v));
+            } else {
+                out!("{}", text(&v));
+            }
+            EXIT_OK
+        }
+        Err(e) => {
+            out!("{}", render(&e));
+            EXIT_BROKEN
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Static checks of compiled scripts, for `deckspec check`: every call of a function that is
+//! neither the game API, nor a bot-view function, nor defined in the scripts, nor a Rhai
+//! built-in, with where it is written and a did-you-mean.
+
+use super::error::SourceDiagnostic;
+use rhai::{AST, ASTNode, Engine, Expr};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Functions Rhai provides as keywords rather than as registered functions.
+const KEYWORD_FUNCTIONS: &[&str] = &[
+    "print",
+    "debug",
+    "type_of",
+    "Fn",
+    "call",
+    "curry",
+    "is_shared",
+    "is_def_var",
+    "is_def_fn",
+];
+
+/// The names of every function an engine knows (its API, Rhai's packages, its static modules'
+/// functions without their `module::` prefix are left out: namespaced calls are not checked).
+pub(crate) fn engine_functions(engine: &Engine) -> HashSet<String> {
+    let mut names: HashSet<String> = engine
+        .gen_fn_signatures(true)
+        .iter()
+        .filter_map(|s| {
+            let s = s.strip_prefix("fn ").unwrap_or(s);
+            let name = s.split('(').next()?;
+            (!name.contains("::")).then(|| name.to_string())
+        })
+        .collect();
+    names.extend(KEYWORD_FUNCTIONS.iter().map(|s| s.to_string()));
+    names
+}
+
+/// Calls in `ast` (compiled from `path`) of functions neither in `known` nor defined in
+/// `defined`: one diagnostic per call, at its line and column.
+pub(crate) fn unknown_calls(
+    ast: &AST,
+    path: &Path,
+    src: &str,
+    known: &HashSet<String>,
+    defined: &HashSet<String>,
+) -> Vec<SourceDiagnostic> {
+    let mut found = Vec::new();
+    ast.walk(&mut |nodes: &[ASTNode]| {
+        let Some(ASTNode::Expr(expr)) = nodes.last() else {
+            return true;
+        };
+        let (call, pos, method) = match expr {
+            Expr::FnCall(call, pos) => (call, *pos, false),
+            Expr::MethodCall(call, pos) => (call, *pos, true),
+            _ => return true,
+        };
+        let name = call.name.as_str();
+        let is_identifier = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if call.op_token.is_some()
+            || !call.namespace.is_empty()
+            || !is_identifier
+            || known.contains(name)
+            || defined.contains(name)
+        {
+            return true;
+        }
+        found.push((name.to_string(), pos, method));
+        true
+    });
+    found
+        .into_iter()
+        .map(|(name, pos, method)| {
+            let types = if method { "Game" } else { "" };
+            let message = match super::api::explain_missing(&format!("{name} ({types})")) {
+                Some(text) if method => format!("{text} (no script defines it)"),
+                _ => {
+                    let help = super::error::suggest(
+                        &name,
+                        defined.iter().chain(known.iter()).map(String::as_str),
+                    );
+                    format!(
+                        "`{name}` is not a function: no script defines it, and it is neither the game API nor a Rhai built-in{help}"
+                    )
+                }
+            };
+            SourceDiagnostic::at_line(
+                path,
+                src,
+                pos.line().unwrap_or(1),
+                pos.position().unwrap_or(1),
+                message,
+                "unknown function",
+            )
+        })
+        .collect()
+}
