@@ -11,17 +11,25 @@ use std::str::FromStr;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct CardIdx(pub u16);
 
+/// A card's suit. Written `S`, `H`, `D`, `C` (or `♠♥♦♣`) in scenarios; the order here is the
+/// order of a fresh deck ([`standard_deck`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Suit {
+    /// ♠, black.
     Spades,
+    /// ♥, red.
     Hearts,
+    /// ♦, red.
     Diamonds,
+    /// ♣, black.
     Clubs,
 }
 
 impl Suit {
+    /// The four suits in deck order: spades, hearts, diamonds, clubs.
     pub const ALL: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs];
 
+    /// The one-letter form used in card text such as `7H`: `S`, `H`, `D` or `C`.
     pub fn letter(self) -> char {
         match self {
             Suit::Spades => 'S',
@@ -31,6 +39,7 @@ impl Suit {
         }
     }
 
+    /// The English name players see in events and views: `Spades`, `Hearts`, `Diamonds`, `Clubs`.
     pub fn name(self) -> &'static str {
         match self {
             Suit::Spades => "Spades",
@@ -40,6 +49,7 @@ impl Suit {
         }
     }
 
+    /// Whether the suit is red (hearts, diamonds); rules such as "red kings" use it.
     pub fn is_red(self) -> bool {
         matches!(self, Suit::Hearts | Suit::Diamonds)
     }
@@ -60,13 +70,22 @@ impl Suit {
 pub struct Rank(pub u8);
 
 impl Rank {
+    /// The joker's rank (0); a joker face has no suit.
     pub const JOKER: Rank = Rank(0);
+    /// The ace (1): the lowest rank of a suit.
     pub const ACE: Rank = Rank(1);
+    /// The jack (11).
     pub const JACK: Rank = Rank(11);
+    /// The queen (12).
     pub const QUEEN: Rank = Rank(12);
+    /// The king (13): the highest rank.
     pub const KING: Rank = Rank(13);
 
     /// The short form used in scenarios and scripts: `A`, `2`..`10`, `J`, `Q`, `K`, `JK`.
+    ///
+    /// # Panics
+    ///
+    /// If the rank is above 13 (no rank the kernel makes is).
     pub fn short(self) -> &'static str {
         const SHORT: [&str; 14] = [
             "JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
@@ -86,6 +105,8 @@ impl Rank {
         }
     }
 
+    /// Parse the short form ([`Rank::short`]): `A`, `2`..`10`, `J`, `Q`, `K` or `JK`.
+    /// `None` for anything else, including `1` and lower-case letters.
     pub fn from_short(s: &str) -> Option<Rank> {
         Some(Rank(match s {
             "JK" => 0,
@@ -101,14 +122,21 @@ impl Rank {
     }
 }
 
-/// What is printed on a card. Jokers have no suit; `ordinal` tells two jokers apart.
+/// What is printed on a card: its rank and suit. `Display` writes `7H`, `10S`, `JK`;
+/// `FromStr` reads those and also suit symbols (`10♠`).
+///
+/// Jokers have no suit and all share one face; the kernel tells two jokers apart by their
+/// [`CardIdx`], players by their public ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Face {
+    /// The rank; [`Rank::JOKER`] for a joker.
     pub rank: Rank,
+    /// The suit; `None` exactly when the card is a joker.
     pub suit: Option<Suit>,
 }
 
 impl Face {
+    /// A suited card. Pass a rank from 1 to 13: a joker is made with [`Face::joker`].
     pub const fn new(rank: Rank, suit: Suit) -> Face {
         Face {
             rank,
@@ -116,6 +144,7 @@ impl Face {
         }
     }
 
+    /// The joker face (rank 0, no suit). All jokers of a deck share this face.
     pub const fn joker() -> Face {
         Face {
             rank: Rank::JOKER,
@@ -123,10 +152,12 @@ impl Face {
         }
     }
 
+    /// Whether this is a joker.
     pub fn is_joker(self) -> bool {
         self.rank == Rank::JOKER
     }
 
+    /// Whether the card is a red suit; `false` for a joker.
     pub fn is_red(self) -> bool {
         self.suit.is_some_and(Suit::is_red)
     }
@@ -141,6 +172,8 @@ impl fmt::Display for Face {
     }
 }
 
+/// Text that is not a card face (see `Face`'s `FromStr`); holds the text as given.
+/// Its message says how a card is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FaceParseError(pub String);
 

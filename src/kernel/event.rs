@@ -16,11 +16,14 @@ use std::sync::Arc;
 /// Who receives an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Audience {
+    /// Every player.
     Everyone,
+    /// One player only.
     Player(Seat),
 }
 
 impl Audience {
+    /// Whether the player in `seat` receives events sent to this audience.
     pub fn includes(self, seat: Seat) -> bool {
         match self {
             Audience::Everyone => true,
@@ -32,6 +35,7 @@ impl Audience {
 /// A card as it appears in a payload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CardRef {
+    /// The card referred to.
     pub card: CardIdx,
     /// The card's public id when the event was emitted.
     pub public_id: u32,
@@ -44,24 +48,37 @@ pub struct CardRef {
 /// An event payload: a JSON-like tree whose cards and players are references.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Payload {
+    /// No value: JSON `null`.
     Null,
+    /// A boolean.
     Bool(bool),
+    /// A whole number.
     Int(i64),
+    /// A floating-point number.
     Float(f64),
+    /// Text.
     Str(String),
+    /// A list: a JSON array.
     List(Vec<Payload>),
+    /// Named fields: a JSON object.
     Map(Vec<(String, Payload)>),
+    /// A player, rendered as `{"id": "<name>"}`.
     Player(Seat),
+    /// A card, rendered as its public id, plus its face for recipients who knew it when the event
+    /// was emitted.
     Card(Box<CardRef>),
 }
 
 /// One event in the game's log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EventRecord {
+    /// The event's type, one of the variant's `Table::events` (`game_player_turn`…).
     pub name: Arc<str>,
+    /// Who receives it.
     pub to: Audience,
     /// Game-clock time in milliseconds.
     pub time: u64,
+    /// What it says; cards and players in it are references, rendered per recipient.
     pub payload: Payload,
 }
 
@@ -94,6 +111,8 @@ impl EventRecord {
 }
 
 impl Payload {
+    /// The payload as `seat` receives it: cards show their faces only if `seat` knew them when the
+    /// event was emitted.
     pub fn render(&self, state: &GameState, table: &Table, seat: Seat) -> Json {
         match self {
             Payload::Null => Json::Null,

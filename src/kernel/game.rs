@@ -13,32 +13,42 @@ use std::sync::Arc;
 /// An argument of an action.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Arg {
+    /// A word of the action's form, such as `skip` in Cambia's `special skip`.
     Word(String),
+    /// A whole number.
     Int(i64),
+    /// A number with a fraction.
     Float(f64),
     /// A specific card.
     Card(CardIdx),
     /// A hand position.
     Slot {
+        /// Whose hand.
         seat: Seat,
+        /// The slot in that hand, 0-based.
         slot: u32,
     },
     /// The card the actor has drawn.
     Drawn,
 }
 
-/// A player's request.
+/// A player's request: who, which action, with which arguments. Nothing is checked until
+/// `Game::apply`, which refuses what the rules do not allow.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Action {
+    /// The player sending it.
     pub seat: Seat,
     /// Shared, so that enumerating candidates does not allocate a name per action.
     pub name: Arc<str>,
+    /// The arguments, in the order of one of the action's forms; empty for an action that
+    /// takes none.
     pub args: Vec<Arg>,
 }
 
 /// Where a script fault happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourcePos {
+    /// The script's path, as the variant was loaded from.
     pub file: String,
     /// 1-based.
     pub line: usize,
@@ -55,12 +65,15 @@ pub enum RuleError {
     /// The rules themselves failed (a script bug).
     #[error("{message}")]
     Fault {
+        /// What went wrong, for the variant's author.
         message: String,
+        /// Where in the scripts, when known.
         pos: Option<SourcePos>,
     },
 }
 
 impl RuleError {
+    /// A fault with this message and no source position.
     pub fn fault(message: impl Into<String>) -> RuleError {
         RuleError::Fault {
             message: message.into(),
@@ -78,6 +91,7 @@ impl From<StateError> for RuleError {
 /// A variant's rules, as the kernel sees them. Each hook mutates the game through its
 /// primitives; the kernel wraps every call in the checked transition.
 pub trait Rules {
+    /// The variant's table. Games played with these rules must be made from it (`Game::new`).
     fn table(&self) -> &Arc<Table>;
     /// Deal and start the first phase.
     fn setup(&self, game: &mut Game) -> Result<(), RuleError>;
@@ -85,7 +99,10 @@ pub trait Rules {
     fn end_setup(&self, game: &mut Game, first: Seat) -> Result<(), RuleError>;
     /// Start `seat`'s turn (resetting whatever the previous turn left).
     fn start_turn(&self, game: &mut Game, seat: Seat) -> Result<(), RuleError>;
+    /// Apply a player's action, or refuse it with [`RuleError::Refused`]. Called by `Game::apply`
+    /// inside the checked transition, after the kernel checked the seat and the action's name.
     fn act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError>;
+    /// React to a timer that ran out (it is already removed, and the clock is at its deadline).
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError>;
     /// A player's current hand points.
     fn score(&self, game: &mut Game, seat: Seat) -> Result<i64, RuleError>;
@@ -94,7 +111,9 @@ pub trait Rules {
 /// A game in progress: its state, its event log and the variant table it was made from.
 #[derive(Clone, Debug)]
 pub struct Game {
+    /// The variant's static description, shared by every game of the variant.
     pub table: Arc<Table>,
+    /// Everything that changes: cards, hands, piles, phase, clock, timers, variables, outcome.
     pub state: GameState,
     /// The kept events, oldest first. `log[i]` is event number `log_start + i` of the game.
     pub log: Vec<EventRecord>,
@@ -114,8 +133,11 @@ struct StepBudget {
 /// The serializable form of a game (the table is the variant's, named by `variant`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SavedGame {
+    /// The variant's name (`Table::variant`); `Game::restore` checks it.
     pub variant: String,
+    /// The game state at the time of saving.
     pub state: GameState,
+    /// The kept events, oldest first.
     pub log: Vec<EventRecord>,
     /// The number of the first kept event (events before it were forgotten by the host).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -129,28 +151,52 @@ fn is_zero(n: &usize) -> bool {
 /// A bad request to create a game.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum NewGameError {
+    /// A house rule the variant does not declare; holds the name given.
     #[error("unknown house rule `{0}`")]
     UnknownHouseRule(String),
+    /// A house rule given a value of the wrong kind (text for a number, or a fraction for a
+    /// whole-number rule).
     #[error("house rule `{name}` takes {expected}, not `{found}`")]
     HouseRuleType {
+        /// The house rule, as `variant.yaml` names it.
         name: String,
+        /// The kind it takes, in words: `an integer`, `a boolean`…
         expected: String,
+        /// The value given, as text.
         found: String,
     },
+    /// A player count outside the variant's `players: {min, max}`.
     #[error("{variant} is for {range} players, not {count}")]
     PlayerCount {
+        /// The variant's name.
         variant: String,
+        /// The counts it allows.
         range: super::table::PlayerRange,
+        /// The count given.
         count: usize,
     },
+    /// A numeric house rule given a value outside the range the variant allows.
     #[error("house rule `{name}` {reason}")]
-    HouseRuleRange { name: String, reason: String },
+    HouseRuleRange {
+        /// The house rule, as `variant.yaml` names it.
+        name: String,
+        /// What is wrong, as the end of a sentence: `is 9, outside 0 to 4`.
+        reason: String,
+    },
+    /// Two players with the same name; holds the name.
     #[error("player `{0}` is listed twice")]
     DuplicatePlayer(String),
+    /// The state could not be built: a player count or deck beyond the kernel's limits.
     #[error(transparent)]
     State(#[from] StateError),
+    /// `Game::restore` was given a saved game of another variant than the table's.
     #[error("saved game is for variant `{saved}`, not `{loaded}`")]
-    WrongVariant { saved: String, loaded: String },
+    WrongVariant {
+        /// The variant the saved game is for.
+        saved: String,
+        /// The variant of the table given to `Game::restore`.
+        loaded: String,
+    },
 }
 
 /// An empty game with no players and no cards: a cheap placeholder (`std::mem::take`).
@@ -235,6 +281,8 @@ impl Game {
         self.transact(|g| rules.setup(g))
     }
 
+    /// A serializable copy of the game (state and kept events). Restore it with `Game::restore`
+    /// and the same variant's table.
     pub fn save(&self) -> SavedGame {
         SavedGame {
             variant: self.table.variant.clone(),
@@ -244,6 +292,9 @@ impl Game {
         }
     }
 
+    /// The game a [`SavedGame`] holds, with the variant's table; [`NewGameError::WrongVariant`] if
+    /// the save is of another variant. The table should be the one the game was saved with: a
+    /// changed `variant.yaml` may not fit the saved state.
     pub fn restore(table: Arc<Table>, saved: SavedGame) -> Result<Game, NewGameError> {
         if saved.variant != table.variant {
             return Err(NewGameError::WrongVariant {
@@ -342,6 +393,7 @@ impl Game {
         self.state.card_by_public_id(id)
     }
 
+    /// Whether the game has ended (`state.outcome` is set); a finished game refuses every action.
     pub fn is_over(&self) -> bool {
         self.state.outcome.is_some()
     }

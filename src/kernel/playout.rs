@@ -9,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 /// What one random step did.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
+    /// This action was applied.
     Acted(Action),
     /// No action was taken; the clock ran to the next timer, which fired.
     Waited,
@@ -22,6 +23,8 @@ pub struct RandomAgent {
 }
 
 impl RandomAgent {
+    /// An agent whose choices are decided by `seed` (give the game's seed to replay a playout:
+    /// the agent's generator is derived from it but separate from the game's).
     pub fn new(seed: u64) -> RandomAgent {
         RandomAgent {
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15),
@@ -56,6 +59,7 @@ impl RandomAgent {
         Ok(Step::Stuck)
     }
 
+    /// A uniformly random number in `0..n` from the agent's generator (0 when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
         self.rng.random_range(0..n.max(1))
     }

@@ -17,26 +17,42 @@ use std::sync::Arc;
 /// Where a card is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Loc {
-    Hand { seat: Seat, slot: u16 },
+    /// In a player's hand, at a slot. Slots keep their place when cards leave, so a hand may
+    /// have gaps.
+    Hand {
+        /// Whose hand.
+        seat: Seat,
+        /// The slot, 0-based.
+        slot: u16,
+    },
+    /// In a pile (see `GameState::piles` for the order).
     Pile(PileId),
 }
 
 /// One physical card of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardState {
+    /// What the card shows; only players who know the card may be told.
     pub face: Face,
     /// What players see as the card's id; random, and renewed when the card is shuffled.
     pub public_id: u32,
     /// Bit `s` set: the player in seat `s` knows this card's face.
     pub known_by: u32,
+    /// Where the card is; always agrees with `GameState::hands` and `GameState::piles`.
     pub loc: Loc,
 }
 
+/// A running timer, set by the rules (`GameState::set_timer`) and fired through
+/// `Rules::timer` when the game clock reaches its deadline (`Game::advance`, `Game::run_out`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Timer {
+    /// The timer's name, one of the variant's `Table::timers` (scripts can set no other).
+    /// Setting a timer of the same name again replaces it.
     pub name: String,
     /// Game-clock time in milliseconds at which it fires.
     pub deadline: u64,
+    /// The player the timer concerns (a turn timer's player, say), passed to the rules when it
+    /// fires; `None` for a game-wide timer.
     pub seat: Option<Seat>,
     /// Order of setting, so timers with the same deadline fire in the order they were set.
     pub seq: u64,
@@ -47,23 +63,33 @@ pub struct Timer {
 pub struct Outcome {
     /// Empty for a draw.
     pub winners: Vec<Seat>,
+    /// Why it ended, in the variant's words (for example `deck exhausted`); the rules choose it.
     pub reason: String,
 }
 
 /// Everything that changes during a game, except the event log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
+    /// Player names in seat order, as given to `Game::new`; distinct. Shared between copies.
     pub players: Arc<Vec<String>>,
+    /// Every physical card of the game, indexed by [`CardIdx`]: its face, public id, knowledge
+    /// and location.
     pub cards: Vec<CardState>,
+    /// Hands by seat, each by slot (0-based); `None` is an empty slot.
     pub hands: Vec<Vec<Option<CardIdx>>>,
     /// Top of a pile is the last element.
     pub piles: Vec<Vec<CardIdx>>,
+    /// The current phase (index into `Table::phases`; `Table::phase_name` names it).
     pub phase: PhaseId,
+    /// Whose turn it is; `None` until the rules start the first turn.
     pub current: Option<Seat>,
     /// Game clock in milliseconds.
     pub clock: u64,
+    /// The running timers, in the order they were set (not by deadline).
     pub timers: Vec<Timer>,
     timer_seq: u64,
+    /// The game's seeded generator: shuffles and every random choice of the rules. Seeded from
+    /// `Game::new`'s seed, so the same seed and actions replay the same game.
     pub rng: ChaCha8Rng,
     /// Public card ids come from their own generator, so that ids say nothing about the deal;
     /// a host keys it with a secret (`Game::with_id_key`).
@@ -72,9 +98,13 @@ pub struct GameState {
     /// The most slots a hand may have (the variant's `max_hand_slots`).
     #[serde(default = "default_hand_slots")]
     pub max_hand_slots: u16,
+    /// House-rule values, indexed like `Table::house_rules` (defaults, then what `Game::new` set).
     pub house: Vec<Value>,
+    /// Game variables, indexed like `Table::game_vars`.
     pub game_vars: Vec<Value>,
+    /// Player variables by seat, each indexed like `Table::player_vars`.
     pub player_vars: Vec<Vec<Value>>,
+    /// How the game ended; `None` while it runs. Set by `Game::finish`.
     pub outcome: Option<Outcome>,
     /// Set once the setup phases are over and turns have begun.
     pub turns_started: bool,
@@ -83,32 +113,51 @@ pub struct GameState {
 /// A misuse of a primitive by the rules (a script bug, not a player's illegal move).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StateError {
+    /// A seat number beyond the players of the game.
     #[error("seat {0} does not exist")]
     NoSeat(u8),
+    /// A hand slot that does not exist: the player's name and the slot (0-based).
     #[error("{0}'s hand has no slot {1}")]
     NoSlot(String, usize),
+    /// A card asked of an empty pile; holds the pile's name.
     #[error("the pile `{0}` is empty")]
     EmptyPile(String),
+    /// A card index beyond the cards of the game.
     #[error("card#{0} does not exist")]
     NoCard(u16),
+    /// Swapping a card with itself.
     #[error("a card cannot be swapped with itself")]
     SameCard,
+    /// A game with no players or more than `limits::MAX_PLAYERS`; holds the count asked for.
     #[error("a game needs between 1 and 32 players, not {0}")]
     PlayerCount(usize),
     #[error("slot {slot} is beyond the largest hand of this variant ({max} slots)")]
-    SlotLimit { slot: usize, max: usize },
+    /// Putting a card in a slot at or beyond the variant's hand size (`max_hand_slots`).
+    SlotLimit {
+        /// The slot asked for (0-based).
+        slot: usize,
+        /// How many slots a hand may have.
+        max: usize,
+    },
+    /// A deck larger than `limits::MAX_DECK_CARDS`; holds its size.
     #[error("a deck of {0} cards is more than a game can hold")]
     DeckSize(usize),
+    /// A timer whose deadline would not fit the game clock; holds its length in milliseconds.
     #[error("a timer of {0} ms would run past the end of the game clock")]
     ClockOverflow(u64),
+    /// `Game::finish` named the same winner twice; holds the player's name.
     #[error("{0} is named twice among the winners")]
     DuplicateWinner(String),
+    /// A step emitted more than `limits::MAX_EVENTS_PER_STEP` events (the limit).
     #[error("one step may send at most {0} events")]
     TooManyEvents(usize),
+    /// An event payload of more than `limits::MAX_PAYLOAD_NODES` values (the limit).
     #[error("an event may hold at most {0} values")]
     PayloadTooLarge(usize),
+    /// The payloads of one step held more than `limits::MAX_STEP_PAYLOAD_NODES` values (the limit).
     #[error("the events of one step may hold at most {0} values in all")]
     StepPayloadTooLarge(usize),
+    /// An event payload nested deeper than `limits::MAX_VALUE_DEPTH` (the limit).
     #[error("an event's values may nest at most {0} deep")]
     PayloadTooDeep(usize),
 }
@@ -195,10 +244,12 @@ impl GameState {
         }
     }
 
+    /// How many players the game has (1 to `limits::MAX_PLAYERS`).
     pub fn player_count(&self) -> usize {
         self.players.len()
     }
 
+    /// A knowledge mask with every player's bit set.
     pub fn all_players_mask(&self) -> u32 {
         if self.players.len() == 32 {
             u32::MAX
@@ -207,6 +258,7 @@ impl GameState {
         }
     }
 
+    /// The seat itself if it is a player of this game, else [`StateError::NoSeat`].
     pub fn seat(&self, seat: Seat) -> Result<Seat, StateError> {
         if seat.index() < self.players.len() {
             Ok(seat)
@@ -215,6 +267,7 @@ impl GameState {
         }
     }
 
+    /// The seat of the player with this name, if there is one.
     pub fn seat_of(&self, name: &str) -> Option<Seat> {
         self.players
             .iter()
@@ -222,16 +275,20 @@ impl GameState {
             .map(|i| Seat(i as u8))
     }
 
+    /// A card's state, or [`StateError::NoCard`] for an index beyond the deck.
     pub fn card(&self, card: CardIdx) -> Result<&CardState, StateError> {
         self.cards
             .get(card.0 as usize)
             .ok_or(StateError::NoCard(card.0))
     }
 
+    /// A card's face, whoever knows it: do not show it to a player without checking `knows`.
+    /// Panics for an index beyond the deck; [`GameState::card`] checks.
     pub fn face(&self, card: CardIdx) -> Face {
         self.cards[card.0 as usize].face
     }
 
+    /// The first card showing this face (decks have each suited face once; jokers share one).
     pub fn card_with_face(&self, face: Face) -> Option<CardIdx> {
         self.cards
             .iter()
@@ -239,6 +296,8 @@ impl GameState {
             .map(|i| CardIdx(i as u16))
     }
 
+    /// The card with this public id now (ids change on shuffles). `Game::card_from_id` takes the
+    /// hex text clients send.
     pub fn card_by_public_id(&self, id: u32) -> Option<CardIdx> {
         self.cards
             .iter()
@@ -246,27 +305,35 @@ impl GameState {
             .map(|i| CardIdx(i as u16))
     }
 
+    /// Whether the player in `seat` knows the card's face now. Panics for a card beyond the deck.
     pub fn knows(&self, seat: Seat, card: CardIdx) -> bool {
         self.cards[card.0 as usize].known_by & seat.bit() != 0
     }
 
+    /// Let one player know a card's face (a peek). Emitting an event is up to the rules.
+    /// Panics for a card beyond the deck.
     pub fn reveal_to(&mut self, card: CardIdx, seat: Seat) {
         self.cards[card.0 as usize].known_by |= seat.bit();
     }
 
+    /// Let every player know a card's face. Panics for a card beyond the deck.
     pub fn reveal_to_all(&mut self, card: CardIdx) {
         let all = self.all_players_mask();
         self.cards[card.0 as usize].known_by = all;
     }
 
+    /// A player's hand by slot; `None` is an empty slot. Panics for a seat beyond the players.
     pub fn hand(&self, seat: Seat) -> &[Option<CardIdx>] {
         &self.hands[seat.index()]
     }
 
+    /// A pile's cards, bottom first (the top is the last). Panics for a pile the table lacks.
     pub fn pile(&self, pile: PileId) -> &[CardIdx] {
         &self.piles[pile.0 as usize]
     }
 
+    /// The card in a hand slot (`None`: the slot is empty), or an error if the seat or the slot
+    /// (0-based) does not exist.
     pub fn slot(&self, seat: Seat, slot: usize) -> Result<Option<CardIdx>, StateError> {
         self.seat(seat)?;
         self.hands[seat.index()]
@@ -474,6 +541,9 @@ impl GameState {
         self.rng.random_range(0..n.max(1))
     }
 
+    /// Start (or restart) the timer `name`, firing `millis` milliseconds of game clock from now.
+    /// A timer of the same name is replaced. [`StateError::ClockOverflow`] if the deadline would
+    /// not fit in a `u64`.
     pub fn set_timer(
         &mut self,
         name: &str,
@@ -504,6 +574,7 @@ impl GameState {
         }
     }
 
+    /// Stop the timer `name`, if it runs.
     pub fn cancel_timer(&mut self, name: &str) {
         self.timers.retain(|t| t.name != name);
     }

@@ -18,15 +18,19 @@ pub struct PileId(pub u16);
 )]
 pub struct PhaseId(pub u16);
 
+/// A pile the variant declares (`piles:` in `variant.yaml`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PileDecl {
+    /// The pile's name, as scripts, scenarios and views use it (`stockpile`, `discardpile`…).
     pub name: String,
     /// Cards entering a face-up pile become known to every player.
     pub face_up: bool,
 }
 
+/// A phase the variant declares (`phases:` in `variant.yaml`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PhaseDecl {
+    /// The phase's name, as scripts, scenarios and views use it.
     pub name: String,
     /// A setup phase (such as an initial peek) ends before the first turn.
     pub setup: bool,
@@ -73,12 +77,17 @@ pub enum ArgDomain {
     Drawn,
 }
 
+/// An action the variant declares (`actions:` in `variant.yaml`): who may send it, when, and
+/// with which arguments. It only shapes `Game::candidates`; the rules decide what is legal.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActionDecl {
+    /// The action's name, as players send it.
     pub name: Arc<str>,
+    /// Who may send it.
     pub actor: Actor,
     /// `None`: every phase.
     pub phases: Option<Vec<PhaseId>>,
+    /// Preconditions of every form (`when:`); all must hold.
     pub guards: Vec<Guard>,
     /// Alternative argument lists; an action with no arguments has one empty form.
     pub forms: Vec<FormDecl>,
@@ -87,18 +96,23 @@ pub struct ActionDecl {
 /// One argument list of an action, with its own extra preconditions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FormDecl {
+    /// The arguments in order, each as the values to enumerate.
     pub args: Vec<ArgDomain>,
+    /// Preconditions of this form only; all must hold.
     pub guards: Vec<Guard>,
 }
 
 /// The values a numeric house rule may take (inclusive; `None`: no bound).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct HouseRuleRange {
+    /// The least value allowed, if any.
     pub min: Option<f64>,
+    /// The most value allowed, if any.
     pub max: Option<f64>,
 }
 
 impl HouseRuleRange {
+    /// Whether the range allows any value (no bound either side).
     pub fn is_unbounded(&self) -> bool {
         self.min.is_none() && self.max.is_none()
     }
@@ -237,6 +251,7 @@ pub enum HouseRuleProblem {
 /// How the deck is made.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeckDecl {
+    /// Jokers added to the 52 cards (at most `limits::MAX_JOKERS`).
     pub jokers: usize,
     /// When set, the jokers are in the deck only while this boolean house rule is true.
     pub jokers_rule: Option<usize>,
@@ -245,21 +260,33 @@ pub struct DeckDecl {
 /// Everything static about a variant that a game needs.
 #[derive(Clone, Debug)]
 pub struct Table {
+    /// The variant's name (`cambia`, `recall`…); saved games record it.
     pub variant: String,
+    /// How the deck is made: 52 cards and maybe jokers.
     pub deck: DeckDecl,
     /// Points per face, by `face_code`.
     pub points: Vec<i64>,
+    /// The piles, indexed by [`PileId`].
     pub piles: Vec<PileDecl>,
+    /// The pile the deck starts in, shuffled (`role: draw`). Loaded variants always have one;
+    /// when `None`, the deck starts in pile 0.
     pub draw_pile: Option<PileId>,
+    /// The pile marked `role: discard`, if any.
     pub discard_pile: Option<PileId>,
+    /// The phases, indexed by [`PhaseId`]; a game starts in phase 0.
     pub phases: Vec<PhaseDecl>,
+    /// Game variables: name and starting value. `GameState::game_vars` is indexed the same way.
     pub game_vars: Vec<(String, Value)>,
+    /// Per-player variables: name and starting value. `GameState::player_vars` is indexed the same
+    /// way.
     pub player_vars: Vec<(String, Value)>,
     /// By player variable: whether every player may see it (otherwise only its own player).
     pub public_player_vars: Vec<bool>,
+    /// The event names the rules may emit.
     pub events: Vec<Arc<str>>,
     /// Timer names the rules may set.
     pub timers: Vec<String>,
+    /// House rules: name and default. `Game::new` takes values of the same kind.
     pub house_rules: Vec<(String, Value)>,
     /// By house rule: the values a game may give it (numbers only).
     pub house_rule_ranges: Vec<HouseRuleRange>,
@@ -267,9 +294,11 @@ pub struct Table {
     pub house_rule_types: Vec<HouseRuleType>,
     /// How many players a game may have.
     pub players: PlayerRange,
+    /// The declared actions, for `Game::candidates`.
     pub actions: Vec<ActionDecl>,
     /// The most slots a hand may have (at most `limits::MAX_HAND_SLOTS`).
     pub max_hand_slots: usize,
+    /// Name lookups; rebuild them with [`Table::reindex`] after changing the declarations.
     pub index: TableIndex,
 }
 
@@ -349,22 +378,27 @@ impl Table {
         };
     }
 
+    /// The pile with this name.
     pub fn pile(&self, name: &str) -> Option<PileId> {
         self.index.piles.get(name).copied()
     }
 
+    /// The phase with this name.
     pub fn phase(&self, name: &str) -> Option<PhaseId> {
         self.index.phases.get(name).copied()
     }
 
+    /// A phase's name. Panics for an id the table lacks.
     pub fn phase_name(&self, phase: PhaseId) -> &str {
         &self.phases[phase.0 as usize].name
     }
 
+    /// The index of the game variable with this name (into `GameState::game_vars`).
     pub fn game_var(&self, name: &str) -> Option<usize> {
         self.index.game_vars.get(name).copied()
     }
 
+    /// The index of the player variable with this name (into each of `GameState::player_vars`).
     pub fn player_var(&self, name: &str) -> Option<usize> {
         self.index.player_vars.get(name).copied()
     }
@@ -375,10 +409,12 @@ impl Table {
         owner == viewer || self.public_player_vars.get(var).copied().unwrap_or(false)
     }
 
+    /// The declared event name equal to `name`, shared so that emitting it does not allocate.
     pub fn event(&self, name: &str) -> Option<&Arc<str>> {
         self.index.events.get(name).map(|&i| &self.events[i])
     }
 
+    /// The index of the house rule with this name (into `house_rules` and `GameState::house`).
     pub fn house_rule(&self, name: &str) -> Option<usize> {
         self.index.house_rules.get(name).copied()
     }
@@ -400,10 +436,12 @@ impl Table {
         }
     }
 
+    /// The declared action with this name.
     pub fn action(&self, name: &str) -> Option<&ActionDecl> {
         self.index.actions.get(name).map(|&i| &self.actions[i])
     }
 
+    /// The points a face is worth in this variant (0 if the variant gives it none).
     pub fn points_of(&self, face: Face) -> i64 {
         self.points.get(face_code(face)).copied().unwrap_or(0)
     }

@@ -9,10 +9,13 @@ use std::fmt;
 pub struct Seat(pub u8);
 
 impl Seat {
+    /// The seat as an index into per-player lists (`GameState::hands`, `View::players`…): 0-based.
     pub fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The seat's bit in a knowledge mask (`CardState::known_by`, `CardRef::shown_to`): `1 << seat`.
+    /// Seats are below `limits::MAX_PLAYERS` (32), so the bit always fits.
     pub fn bit(self) -> u32 {
         1 << self.0
     }
@@ -24,18 +27,27 @@ impl Seat {
 /// rendered for a player from what that player knows.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum Value {
+    /// No value (the default); scripts see it as `()`.
     #[default]
     Unit,
+    /// A boolean.
     Bool(bool),
+    /// A whole number.
     Int(i64),
+    /// A floating-point number. [`Value::as_f64`] reads `Int` and `Float` alike.
     Float(f64),
+    /// Text (error messages call it a word).
     Str(String),
+    /// A reference to a physical card; what it shows depends on who looks.
     Card(CardIdx),
+    /// A reference to a player, by seat.
     Player(Seat),
+    /// A list of values. What a script stores nests at most `limits::MAX_VALUE_DEPTH` deep.
     List(Vec<Value>),
 }
 
 impl Value {
+    /// The kind of value in words, for error messages: `an integer`, `a card`, `nothing`…
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::Unit => "nothing",
@@ -49,6 +61,7 @@ impl Value {
         }
     }
 
+    /// The boolean, if this is a `Bool`.
     pub fn as_bool(&self) -> Option<bool> {
         match self {
             Value::Bool(b) => Some(*b),
@@ -56,6 +69,8 @@ impl Value {
         }
     }
 
+    /// The whole number, if this is an `Int` or a `Float` with no fraction (which is truncated to
+    /// `i64`, saturating at its bounds).
     pub fn as_int(&self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(*i),
@@ -64,6 +79,7 @@ impl Value {
         }
     }
 
+    /// The number as a float, if this is an `Int` or a `Float`.
     pub fn as_f64(&self) -> Option<f64> {
         match self {
             Value::Int(i) => Some(*i as f64),

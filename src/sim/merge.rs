@@ -8,34 +8,61 @@ use crate::kernel::limits::MAX_PLAYERS;
 /// Why summaries cannot be merged. Every message names the files concerned.
 #[derive(Debug, PartialEq, thiserror::Error)]
 pub enum MergeError {
+    /// A summary whose counts no run could produce (edited, truncated or from another tool).
     #[error("{file}: impossible summary: {problem}")]
-    Impossible { file: String, problem: String },
+    Impossible {
+        /// The file's name.
+        file: String,
+        /// What is impossible about it.
+        problem: String,
+    },
+    /// A summary of another study than the first file's: a field that names the study differs.
     #[error(
         "{file} is not a shard of the study of {first}: the {field} differ ({first}: {a}; {file}: {b})"
     )]
     Mismatch {
+        /// The first file's name.
         first: String,
+        /// The file that differs.
         file: String,
+        /// What differs, in the plural: `variants`, `rules fingerprints`, `house rules`…
         field: &'static str,
+        /// The first file's value, as text.
         a: String,
+        /// This file's value, as text.
         b: String,
     },
+    /// Two files hold the same shard: merging both would count its games twice.
     #[error("{earlier} and {file} both hold {shards}: merge each shard once")]
     Overlap {
+        /// The file given first.
         earlier: String,
+        /// The file given later.
         file: String,
+        /// The shards both hold: `shard 2/3`, `shards 2, 4-7 of 8`.
         shards: String,
     },
+    /// Some shards of the study are in no file given (and partial merges were not allowed), or
+    /// no file was given at all.
     #[error(
         "{missing} missing ({games} of the study's {study_games} games are here): merge them too, or pass --allow-partial to summarize the shards given"
     )]
     Missing {
+        /// Which shards, with their verb: `shard 3/4 is`, `shards 2, 4 of 8 are`.
         missing: String,
+        /// The games the files given hold.
         games: u64,
+        /// The games of the whole study.
         study_games: u64,
     },
+    /// Adding a file's counts to those before it overflowed 64 bits.
     #[error("{file}: the {count} overflow 64 bits when added to the files before it")]
-    Overflow { file: String, count: &'static str },
+    Overflow {
+        /// The file whose counts overflowed.
+        file: String,
+        /// Which count: `games`, `actions`, `scores`…
+        count: &'static str,
+    },
 }
 
 /// `shard 2/3`, `shards 2, 4-7 of 8`.

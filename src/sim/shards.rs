@@ -8,7 +8,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// `i % count == index - 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Shard {
+    /// K: which slice, from 1 to `count`.
     pub index: u64,
+    /// N: how many slices the study is cut into (at least 1).
     pub count: u64,
 }
 
@@ -55,7 +57,9 @@ impl std::str::FromStr for Shard {
 /// The slices `index` in `first..=last` of `count`, as written in summaries: `2`, `3-5`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct ShardRange {
+    /// The first slice of the range, 1-based.
     pub first: u64,
+    /// The last slice of the range, included (equal to `first` for one slice).
     pub last: u64,
 }
 
@@ -103,6 +107,7 @@ impl Shards {
         self.count
     }
 
+    /// The slices held, as sorted, disjoint, non-adjacent ranges.
     pub fn ranges(&self) -> &[ShardRange] {
         &self.ranges
     }

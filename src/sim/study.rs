@@ -12,13 +12,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A simulation study: which games to play and who sits where.
 pub struct Study<'a> {
+    /// The variant to play, loaded once and shared by every thread.
     pub variant: &'a crate::script::Variant,
+    /// Who plays each seat; its length is the number of players.
     pub seats: Vec<Seating>,
+    /// House-rule values for every game, as `Game::new` takes them.
     pub house: Vec<(String, Value)>,
     /// House rules as written, for the summary.
     pub house_text: Vec<(String, String)>,
     /// Games in the whole study (all shards); game `i` uses seed `first_seed + i`.
     pub games: u64,
+    /// The seed of the study's game 0.
     pub first_seed: u64,
     /// The slice of the games this run plays.
     pub shard: Shard,

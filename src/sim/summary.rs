@@ -6,24 +6,33 @@ use super::{BotStats, GameSummary, Refusal, Seating, Shards};
 /// or shards) sums to the same summary as one run.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
+    /// The variant's name.
     pub variant: String,
     /// What decides the variant's games (`sim::rules_fingerprint`): shards merge only if equal.
     pub rules_fingerprint: String,
+    /// Players in each game.
     pub players: usize,
     /// Seat kinds by seat: `random` or a bot level.
     pub seats: Vec<String>,
+    /// House rules set for every game, as written (`name`, `value`); empty for the variant's
+    /// defaults.
     pub house_rules: Vec<(String, String)>,
     /// The whole study: game `i` of `study_games` uses seed `first_seed + i`.
     pub first_seed: u64,
+    /// Games in the whole study, all shards included.
     pub study_games: u64,
     /// The slices of the study these counts are of (`1/1`: the whole study).
     pub shard: Shards,
     /// Games played: all of the study's games in `shard`.
     pub games: u64,
+    /// Actions applied in all those games (timers that ran out are not counted).
     pub actions: u64,
-    /// Time spent playing, summed over threads and shards.
+    /// Wall-clock seconds the run took; a merge adds its shards' seconds, as if they had run
+    /// one after another.
     pub seconds: f64,
+    /// The shortest game, in actions (0 when no game was played).
     pub length_min: u64,
+    /// The longest game, in actions.
     pub length_max: u64,
     /// Game lengths (actions) and how many games had each.
     pub lengths: std::collections::BTreeMap<u64, u64>,
@@ -38,8 +47,12 @@ pub struct Summary {
     pub end_reasons: std::collections::BTreeMap<String, u64>,
     /// Final scores of every seat in every game, and how often each occurred.
     pub scores: std::collections::BTreeMap<i64, u64>,
+    /// Times bots were asked for an action (`BotStats::decisions`, summed).
     pub bot_decisions: u64,
+    /// Bot actions the rules refused, each a bug in a bot script.
     pub bot_refusals: u64,
+    /// Bot actions naming a card the bot did not remember (peeks excepted): a sign that a bot
+    /// script plays on what it should not know.
     pub bot_unknown_cards: u64,
     /// The refused bot action of the lowest seed, to start debugging from.
     #[serde(default)]
@@ -49,9 +62,11 @@ pub struct Summary {
 /// A bot's refused action and the game it happened in.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SeededRefusal {
+    /// The seed of the game it happened in.
     pub seed: u64,
     /// The seat's kind: a bot level.
     pub level: String,
+    /// The action and why it was refused.
     #[serde(flatten)]
     pub refusal: Refusal,
 }
@@ -63,12 +78,16 @@ pub const REFUSAL_WARNING_SHARE: f64 = 0.01;
 /// A proportion with its 95% Wilson score interval.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Rate {
+    /// The observed proportion, from 0 to 1 (0 when there were no trials).
     pub rate: f64,
+    /// The interval's lower bound, from 0 to 1.
     pub low: f64,
+    /// The interval's upper bound, from 0 to 1.
     pub high: f64,
 }
 
 impl Rate {
+    /// The rate of `successes` in `trials`, with its 95% Wilson interval; all zero for no trials.
     pub fn wilson(successes: u64, trials: u64) -> Rate {
         Rate::of(successes as f64, trials as f64)
     }
@@ -111,12 +130,19 @@ fn games(n: u64) -> String {
 
 /// Which study a summary belongs to: everything but the counts.
 pub struct StudyId<'a> {
+    /// The variant's name.
     pub variant: &'a str,
+    /// The rules' fingerprint (`sim::rules_fingerprint`).
     pub rules_fingerprint: &'a str,
+    /// Who plays each seat.
     pub seats: &'a [Seating],
+    /// House rules as written.
     pub house: &'a [(String, String)],
+    /// The seed of the study's game 0.
     pub first_seed: u64,
+    /// Games in the whole study.
     pub study_games: u64,
+    /// The slices the summary will count.
     pub shard: Shards,
 }
 
@@ -144,6 +170,7 @@ impl Summary {
         }
     }
 
+    /// Count one finished game and what its bots did.
     pub fn record(&mut self, game: &GameSummary, stats: &BotStats) {
         if self.games == 0 || game.actions < self.length_min {
             self.length_min = game.actions;
@@ -304,18 +331,22 @@ impl Summary {
         notes
     }
 
+    /// Games played per second of `seconds`.
     pub fn games_per_second(&self) -> f64 {
         self.games as f64 / self.seconds.max(1e-9)
     }
 
+    /// Actions applied per second of `seconds`.
     pub fn actions_per_second(&self) -> f64 {
         self.actions as f64 / self.seconds.max(1e-9)
     }
 
+    /// The mean game length in actions (0 with no games).
     pub fn mean_length(&self) -> f64 {
         self.actions as f64 / self.games.max(1) as f64
     }
 
+    /// Each seat's win rate over the games, by seat (a tie counts as a win for each winner).
     pub fn seat_rates(&self) -> Vec<Rate> {
         self.seat_wins
             .iter()
