@@ -372,8 +372,8 @@ NOT RUN  MIXED (1 scenario: variant `cambia` does not load)
 PASS  MIXED:7  a check game
 NOT RUN  tests/cli/passing.feature (2 scenarios: variant `cambia` does not load)
 ERROR RULES/cambia (does not load; 3 scenarios not run)
-  × unknown field `descripton`, expected one of `name`, `description`, `script`, `extends`, `modules`, `deck`, `max_hand_slots`, `points`, `piles`, `phases`, `house_rules`, `vars`, `timers`,
-  │ `events`, `actions`
+  × unknown field `descripton`, expected one of `name`, `description`, `script`, `extends`, `modules`, `players`, `deck`, `max_hand_slots`, `points`, `piles`, `phases`, `house_rules`, `vars`,
+  │ `timers`, `events`, `actions`
    ╭─[RULES/cambia/variant.yaml:4:1]
  3 │ name: cambia
  4 │ descripton: >
