@@ -2,7 +2,7 @@
 //! a variant load; and parsing plus running the whole spec suite.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use deckspec::cli::ScriptProvider;
+use deckspec::scenarios::ScriptProvider;
 use deckspec::kernel::{Game, Rules};
 use deckspec::script::{Variant, variant_names};
 use deckspec::spec::suite::{self, Filter};

@@ -1,7 +1,11 @@
 //! deckspec: a scripting-driven rules platform for memory card games, with a formal scenario spec.
 //!
-//! `kernel` is the game engine (no scripting, no parsing, no I/O); `script` runs variants written
-//! as Rhai scripts and YAML; `spec` parses and runs scenario files; `cli` is the command line.
+//! - [`kernel`]: the game engine (no scripting, no parsing, no I/O): games, views, events, saving.
+//! - [`script`]: variants written as Rhai scripts and YAML (`Variant`), and their bots.
+//! - [`spec`]: the scenario language: parsing, checking and running `.feature` files.
+//! - [`scenarios`]: running scenario files against script variants (`ScriptProvider`).
+//! - [`sim`]: studies of many seeded games with computer seats, and their summaries.
+//! - [`command_line`]: the `deckspec` program itself.
 //!
 //! Embedding a game in a server:
 //!
@@ -91,10 +95,29 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
 
-pub mod cli;
+mod cli;
 pub mod kernel;
-pub mod report;
+mod report;
+pub mod scenarios;
 pub mod script;
 pub mod sim;
 pub mod spec;
-pub mod suggest;
+mod suggest;
+
+/// The `deckspec` command line, as the binary runs it: reads the process's arguments (exiting
+/// with clap's message on bad ones), runs the command on a thread with the stack rule scripts
+/// need (`script::SCRIPT_STACK_BYTES`), and returns the exit status: 0 success, 1 a scenario or
+/// game failed, 2 bad input (README.md lists them).
+pub fn command_line() -> i32 {
+    use clap::Parser;
+    let cli = cli::Cli::parse();
+    std::thread::Builder::new()
+        .name("deckspec".into())
+        .stack_size(script::SCRIPT_STACK_BYTES)
+        .spawn(move || cli::run(cli))
+        .map(|thread| thread.join().unwrap_or(cli::EXIT_BROKEN))
+        .unwrap_or_else(|e| {
+            eprintln!("error: cannot start: {e}");
+            cli::EXIT_BROKEN
+        })
+}

@@ -11,7 +11,7 @@
 //! case is bounded by the generators' sizes and by the limits in `src/spec/limits.rs`, checked
 //! below as counts (expanded steps), never as time.
 
-use deckspec::cli::{ScriptProvider, render};
+use deckspec::scenarios::{ScriptProvider, render};
 use deckspec::spec::ast::Span;
 use deckspec::spec::diag::{FileDiagnostic, SourceLines};
 use deckspec::spec::limits::MAX_EXPANDED_STEPS;

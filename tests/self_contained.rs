@@ -2,7 +2,7 @@
 //! does not have, every rulebook `source:` names its provenance as a known document title and
 //! section (or the project's own rulings), and README.md's example scenario runs and passes.
 
-use deckspec::cli::ScriptProvider;
+use deckspec::scenarios::ScriptProvider;
 use deckspec::spec::suite::{self, Filter, Outcome};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -4,7 +4,7 @@
 //!
 //! `UPDATE_EXPECT=1 cargo test --test spec` rewrites the `.expected` files (bless).
 
-use deckspec::cli::ScriptProvider;
+use deckspec::scenarios::ScriptProvider;
 use deckspec::spec::runner::VariantProvider;
 use deckspec::spec::suite::{self, Filter, Outcome, Totals};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! boundary, or a diagnostic that cannot be rendered is a crash.
 #![no_main]
 
-use deckspec::cli::ScriptProvider;
+use deckspec::scenarios::ScriptProvider;
 use deckspec::spec::ast::Span;
 use deckspec::spec::diag::{FileDiagnostic, SourceLines};
 use deckspec::spec::suite;
@@ -36,6 +36,6 @@ fuzz_target!(|data: &[u8]| {
         assert!(inside(&src, problem.span), "{problem:?}");
         let d = FileDiagnostic::with_lines("fuzz.feature", src.clone(), lines.clone(), problem);
         let _ = d.short();
-        let _ = deckspec::cli::render(&d);
+        let _ = deckspec::scenarios::render(&d);
     }
 });

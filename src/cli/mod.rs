@@ -9,16 +9,11 @@ mod simulate;
 
 pub use simulate::{MergeArgs, SimulateArgs};
 
-use crate::kernel::RuleError;
-use crate::script::{Variant, VariantError, variant_names};
-use crate::spec::runner::{SpecVariant, Unavailable, VariantProvider};
+pub(crate) use crate::scenarios::{ScriptProvider, render};
 use crate::spec::suite::{self, Filter, Outcome, Totals, counted};
 use crate::spec::tags::TagExpr;
 use clap::{Parser, Subcommand};
-use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 /// Exit codes (also in README.md).
 pub const EXIT_OK: i32 = 0;
@@ -85,127 +80,6 @@ pub struct TestArgs {
     /// Print only failures and errors, and the closing lines.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-}
-
-type Loaded = Result<Arc<Variant>, Arc<VariantError>>;
-
-/// Script variants, loaded once each, for the spec runner.
-pub struct ScriptProvider {
-    rules_dir: PathBuf,
-    loaded: Mutex<HashMap<String, Loaded>>,
-}
-
-impl ScriptProvider {
-    pub fn new(rules_dir: &Path) -> ScriptProvider {
-        ScriptProvider {
-            rules_dir: rules_dir.to_path_buf(),
-            loaded: Mutex::new(HashMap::new()),
-        }
-    }
-
-    pub fn load(&self, name: &str) -> Result<Arc<Variant>, Arc<VariantError>> {
-        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        loaded
-            .entry(name.to_string())
-            .or_insert_with(|| {
-                Variant::load_named(&self.rules_dir, name)
-                    .map(Arc::new)
-                    .map_err(Arc::new)
-            })
-            .clone()
-    }
-
-    /// The names of the variants asked for so far (loaded or not), sorted.
-    pub fn loaded_names(&self) -> Vec<String> {
-        let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        let mut names: Vec<String> = loaded.keys().cloned().collect();
-        names.sort();
-        names
-    }
-
-    /// Variants that exist but failed to load, with their errors (a name that is no variant is
-    /// the scenario file's problem, reported there with a suggestion).
-    pub fn failures(&self) -> Vec<(String, Arc<VariantError>)> {
-        let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        let mut out: Vec<_> = loaded
-            .iter()
-            .filter_map(|(n, r)| r.as_ref().err().map(|e| (n.clone(), e.clone())))
-            .filter(|(_, e)| !matches!(**e, VariantError::Unknown { .. }))
-            .collect();
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out
-    }
-}
-
-impl SpecVariant for Variant {
-    fn rule_ids(&self) -> Vec<String> {
-        self.rulebook.ids().map(str::to_string).collect()
-    }
-
-    fn describe_fault(&self, error: &RuleError) -> String {
-        match error {
-            RuleError::Fault {
-                message,
-                pos: Some(pos),
-            } => {
-                format!("{message} at {}:{}:{}", pos.file, pos.line, pos.column)
-            }
-            other => other.to_string(),
-        }
-    }
-
-    fn render_fault(&self, error: &RuleError) -> Option<String> {
-        self.diagnose(error).map(|d| render(&d))
-    }
-
-    fn bot_levels(&self) -> Vec<String> {
-        self.bots
-            .as_ref()
-            .map(|b| b.levels().map(str::to_string).collect())
-            .unwrap_or_default()
-    }
-
-    fn bot<'a>(
-        &'a self,
-        seat: crate::kernel::Seat,
-        level: &str,
-        game: &crate::kernel::Game,
-        seed: u64,
-    ) -> Option<crate::spec::runner::BotPlayer<'a>> {
-        let book = self.bots.as_ref()?;
-        let mut bot = book.bot(seat, level, game, seed)?;
-        Some(Box::new(move |game| book.decide(&mut bot, game)))
-    }
-}
-
-impl VariantProvider for ScriptProvider {
-    fn variant(&self, name: &str) -> Result<Arc<dyn SpecVariant>, Unavailable> {
-        self.load(name)
-            .map(|v| v as Arc<dyn SpecVariant>)
-            .map_err(|e| match &*e {
-                VariantError::Unknown { .. } => Unavailable::Unknown,
-                other => Unavailable::Broken(other.short()),
-            })
-    }
-
-    fn names(&self) -> Vec<String> {
-        variant_names(&self.rules_dir)
-    }
-}
-
-/// Render a diagnostic the way a terminal (or a log, without colour) should show it.
-pub fn render(diagnostic: &dyn miette::Diagnostic) -> String {
-    let theme = if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
-        miette::GraphicalTheme::unicode()
-    } else {
-        miette::GraphicalTheme::unicode_nocolor()
-    };
-    let mut out = String::new();
-    let handler = miette::GraphicalReportHandler::new_themed(theme).with_context_lines(1);
-    if handler.render_report(&mut out, diagnostic).is_err() {
-        out = diagnostic.to_string();
-    }
-    out
 }
 
 /// Run the command line; returns the process exit code.

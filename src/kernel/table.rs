@@ -138,6 +138,7 @@ impl HouseRuleRange {
 /// default.
 #[derive(Clone, Debug, PartialEq)]
 pub enum HouseRuleType {
+    /// `true` or `false`.
     Boolean,
     /// Whole numbers only (2.5 penalty cards mean nothing).
     Integer,
@@ -209,7 +210,9 @@ impl HouseRuleType {
 /// How many players a variant is for (inclusive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayerRange {
+    /// The fewest players a game may have.
     pub min: usize,
+    /// The most players a game may have.
     pub max: usize,
 }
 
@@ -224,6 +227,7 @@ impl Default for PlayerRange {
 }
 
 impl PlayerRange {
+    /// Whether a game may have `count` players.
     pub fn contains(&self, count: usize) -> bool {
         (self.min..=self.max).contains(&count)
     }
@@ -242,10 +246,16 @@ impl std::fmt::Display for PlayerRange {
 /// Why a value cannot be a house rule's.
 #[derive(Clone, Debug, PartialEq)]
 pub enum HouseRuleProblem {
-    /// Not of the rule's type; `expected` says what it takes (`a whole number`).
-    Type { expected: String },
-    /// Outside the rule's range; `reason` says how (`is 11, outside 0 to 10`).
-    Range { reason: String },
+    /// Not of the rule's type.
+    Type {
+        /// What the rule takes, in words (`an integer`).
+        expected: String,
+    },
+    /// Outside the rule's range.
+    Range {
+        /// How, as the end of a sentence (`is 11, outside 0 to 10`).
+        reason: String,
+    },
 }
 
 /// How the deck is made.
