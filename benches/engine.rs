@@ -2,8 +2,8 @@
 //! a variant load; and parsing plus running the whole spec suite.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use deckspec::scenarios::ScriptProvider;
 use deckspec::kernel::{Game, Rules};
+use deckspec::scenarios::ScriptProvider;
 use deckspec::script::{Variant, variant_names};
 use deckspec::spec::suite::{self, Filter};
 use std::hint::black_box;

@@ -134,4 +134,3 @@ pub fn render(diagnostic: &dyn miette::Diagnostic) -> String {
     }
     out
 }
-

@@ -372,8 +372,7 @@ NOT RUN  MIXED (1 scenario: variant `cambia` does not load)
 PASS  MIXED:7  a check game
 NOT RUN  tests/cli/passing.feature (2 scenarios: variant `cambia` does not load)
 ERROR RULES/cambia (does not load; 3 scenarios not run)
-  × unknown field `descripton`, expected one of `name`, `description`, `script`, `extends`, `modules`, `players`, `deck`, `max_hand_slots`, `points`, `piles`, `phases`, `house_rules`, `vars`,
-  │ `timers`, `events`, `actions`
+  × unknown field `descripton`: did you mean `description`?
    ╭─[RULES/cambia/variant.yaml:4:1]
  3 │ name: cambia
  4 │ descripton: >
@@ -383,6 +382,41 @@ ERROR RULES/cambia (does not load; 3 scenarios not run)
    ╰────
 1 file could not be run; 3 scenarios did not run
 1 passed, 0 failed
+"
+    );
+}
+
+#[test]
+fn check_reports_a_variant_that_does_not_load_once_and_counts_its_scenarios() {
+    let dir = TempDir::new("unloadable-check");
+    let rules = rules_with(&dir, "cambia", |t| {
+        t.replacen("\ndescription:", "\ndescripton:", 1)
+    });
+    let run = deckspec(&[
+        "check",
+        "--rules",
+        &rules,
+        "tests/cli/passing.feature",
+        "tests/cli/failing.feature",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    let stdout = run.stdout.replace(&rules, "RULES");
+    assert_eq!(
+        stdout,
+        "\
+ERROR  RULES/cambia
+  × unknown field `descripton`: did you mean `description`?
+   ╭─[RULES/cambia/variant.yaml:4:1]
+ 3 │ name: cambia
+ 4 │ descripton: >
+   · ──────┬──────
+   ·       ╰── here
+ 5 │   Four face-down cards each; draw, discard or replace, use the powers of 7 to K, snap matching
+   ╰────
+NOT CHECKED  tests/cli/failing.feature (1 scenario: variant `cambia` does not load)
+NOT CHECKED  tests/cli/passing.feature (2 scenarios: variant `cambia` does not load)
+3 scenarios could not be checked: their variant does not load
+checked 1 variant and 2 files (3 scenarios): 1 problem
 "
     );
 }

@@ -109,15 +109,26 @@ pub fn check(paths: &[PathBuf], rules: Option<&Path>) -> i32 {
     // Check the files first: that loads the variants they use.
     let mut scenarios = 0;
     let mut file_problems = Vec::new();
+    // Scenarios whose variant does not load: that variant's error is shown once, below.
+    let mut not_checked: Vec<(String, usize, String)> = Vec::new();
     for file in &plan.files {
         let path = file.display().to_string();
         let loaded = suite::load_file(file);
         let found = match loaded.problem {
             Some(problem) => vec![problem],
             None => {
-                let (_, concrete, found) = suite::check_file(&loaded.src, &provider);
-                scenarios += concrete.len();
-                found
+                let checked = suite::check_for_run(&loaded.src, &provider);
+                scenarios += checked.scenarios.len();
+                for (variant, _) in checked.unloadable.iter().flatten() {
+                    match not_checked
+                        .iter_mut()
+                        .find(|(p, _, v)| *p == path && v == variant)
+                    {
+                        Some((_, n, _)) => *n += 1,
+                        None => not_checked.push((path.clone(), 1, variant.clone())),
+                    }
+                }
+                checked.problems
             }
         };
         if !found.is_empty() {
@@ -162,6 +173,19 @@ pub fn check(paths: &[PathBuf], rules: Option<&Path>) -> i32 {
         for d in result.diagnostics() {
             out!("{}", render(&d));
         }
+    }
+    for (path, n, variant) in &not_checked {
+        outln!(
+            "NOT CHECKED  {path} ({}: variant `{variant}` does not load)",
+            counted(*n, "scenario")
+        );
+    }
+    let unchecked: usize = not_checked.iter().map(|(_, n, _)| n).sum();
+    if unchecked > 0 {
+        outln!(
+            "{} could not be checked: their variant does not load",
+            counted(unchecked, "scenario")
+        );
     }
     let variants = names
         .iter()

@@ -24,11 +24,26 @@ impl ConfigProblem {
             Some(i) => text[..i].to_string(),
             None => text,
         };
+        let message = unknown_field_hint(&message).unwrap_or(message);
         ConfigProblem {
             message,
             span: (start, end),
         }
     }
+}
+
+/// serde's `unknown field `descripton`, expected one of `name`, `description`, …` as
+/// `unknown field `descripton`: did you mean `description`?` when one field is that close; the
+/// whole list is noise next to the one the author meant.
+fn unknown_field_hint(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (field, rest) = rest.split_once('`')?;
+    let expected = rest.strip_prefix(", expected one of ")?;
+    let fields = expected
+        .split(", ")
+        .filter_map(|f| f.strip_prefix('`')?.strip_suffix('`'));
+    let hint = crate::suggest::suggestion(field, fields)?;
+    Some(format!("unknown field `{field}`: {hint}"))
 }
 
 /// One problem in one file of a variant, ready to render.
