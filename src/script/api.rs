@@ -30,7 +30,9 @@ pub struct Player(pub Seat);
 /// A hand position given as an action argument (`bob's slot 1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
+    /// Whose hand.
     pub seat: Seat,
+    /// The slot (0 is the first).
     pub slot: u32,
 }
 

@@ -53,7 +53,9 @@ struct Level {
 /// it beside the game (`Game::save`) and a restored bot decides exactly as the original would.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, Deserialize)]
 pub struct Bot {
+    /// The seat it plays.
     pub seat: Seat,
+    /// Its level, as `bots.yaml` names it.
     pub level: String,
     forgotten: Vec<bool>,
     seen: usize,
@@ -100,7 +102,7 @@ fn file_error(path: &Path, src: &str, message: String) -> VariantError {
 
 impl BotBook {
     /// Load `dir/bots.yaml`, or `None` when the variant has no bots.
-    pub fn load(
+    pub(crate) fn load(
         root: &super::files::RulesRoot,
         dir: &Path,
     ) -> Result<Option<BotBook>, VariantError> {
@@ -204,6 +206,7 @@ impl BotBook {
         }))
     }
 
+    /// The names of its levels, sorted.
     pub fn levels(&self) -> impl Iterator<Item = &str> {
         self.levels.keys().map(String::as_str)
     }

@@ -11,10 +11,14 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// `variant.yaml` as written (after merging what it `extends:`); [`load`] checks it and builds
+/// the kernel's `Table` from it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VariantFile {
+    /// The variant's name.
     pub name: String,
+    /// What the variant is, in a few words.
     #[serde(default)]
     pub description: String,
     /// The entry script, relative to the variant's folder.
@@ -30,6 +34,7 @@ pub struct VariantFile {
     /// How many players a game may have: `{ min: 2, max: 8 }`.
     #[serde(default)]
     pub players: Option<PlayersFile>,
+    /// The deck: the 52 cards, and jokers if this says so.
     #[serde(default)]
     pub deck: DeckFile,
     /// The most slots a hand may have (default 64, at most 1024).
@@ -37,56 +42,78 @@ pub struct VariantFile {
     pub max_hand_slots: Option<usize>,
     /// Points by rank (`A`, `2`..`10`, `J`, `Q`, `K`, `JK`) or by face (`KH`), the face winning.
     pub points: BTreeMap<String, i64>,
+    /// The piles by name.
     pub piles: BTreeMap<String, PileFile>,
+    /// The phases in order; a game starts in the first.
     pub phases: Vec<PhaseFile>,
+    /// The house rules by name: what a game may set at its start.
     #[serde(default)]
     pub house_rules: BTreeMap<String, HouseRuleFile>,
+    /// The variables the scripts keep, with their starting values.
     #[serde(default)]
     pub vars: VarsFile,
+    /// The names of the timers the scripts may set.
     #[serde(default)]
     pub timers: Vec<String>,
+    /// The names of the events the scripts may emit.
     pub events: Vec<String>,
+    /// The actions players may take, by name; each has an `on_<name>` hook in the script.
     pub actions: BTreeMap<String, ActionFile>,
 }
 
+/// `players:` in `variant.yaml`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayersFile {
+    /// The fewest players a game may have.
     pub min: usize,
+    /// The most players a game may have.
     pub max: usize,
 }
 
+/// `deck:` in `variant.yaml`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeckFile {
+    /// How many jokers the deck has besides its 52 cards.
     #[serde(default)]
     pub jokers: usize,
+    /// A boolean house rule: the jokers are in the deck only when it is true.
     pub jokers_house_rule: Option<String>,
 }
 
+/// One pile under `piles:` in `variant.yaml`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PileFile {
     /// `draw` or `discard`: which pile the scenario steps `the draw pile` / `the discard pile` mean.
     pub role: Option<String>,
+    /// Cards entering a face-up pile become known to every player.
     #[serde(default)]
     pub face_up: bool,
 }
 
+/// One phase under `phases:` in `variant.yaml`.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
 pub enum PhaseFile {
+    /// Just a name: a phase of play.
     Name(String),
+    /// `{ name: …, setup: true }`.
     Full {
+        /// The phase's name.
         name: String,
+        /// A setup phase (such as an initial peek) ends before the first turn.
         #[serde(default)]
         setup: bool,
     },
 }
 
+/// One house rule under `house_rules:` in `variant.yaml`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HouseRuleFile {
+    /// The value a game gets when it does not set the rule.
     pub default: serde_yaml::Value,
     /// `integer`, `number`, `boolean`, `text`, `choice` (with `choices:`) or `list`; by default
     /// the type of `default`.
@@ -95,6 +122,7 @@ pub struct HouseRuleFile {
     /// For `type: choice`: the words the rule may be.
     #[serde(default)]
     pub choices: Option<Vec<String>>,
+    /// What the rule does.
     #[serde(default)]
     pub doc: String,
     /// For a number: the smallest value a game may set.
@@ -105,36 +133,52 @@ pub struct HouseRuleFile {
     pub max: Option<f64>,
 }
 
+/// `vars:` in `variant.yaml`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VarsFile {
+    /// The game's variables, by name, with their starting values.
     #[serde(default)]
     pub game: BTreeMap<String, serde_yaml::Value>,
+    /// Each player's variables, by name: a starting value, or `{ value: …, public: true }` for
+    /// one every player may see.
     #[serde(default)]
     pub player: BTreeMap<String, serde_yaml::Value>,
 }
 
+/// One action under `actions:` in `variant.yaml`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActionFile {
     /// `current` (default), `anyone`, or `var.<game variable holding a player>`.
     #[serde(default)]
     pub actor: Option<String>,
+    /// The phases the action may be taken in; none given: every phase.
     pub phases: Option<Vec<String>>,
+    /// Conditions checked before the hook runs: `house.<rule>: value`, `var.<game variable>:
+    /// value` (or `{ not: value }`), `me.<player variable>: value`, `pile.<pile>: not_empty`.
     #[serde(default)]
     pub when: BTreeMap<String, serde_yaml::Value>,
+    /// The argument lists the action takes; none given: no arguments.
     #[serde(default)]
     pub forms: Vec<FormFile>,
+    /// What the action does.
     #[serde(default)]
     pub doc: String,
 }
 
+/// One argument list of an action: each argument is `own_slot`, `other_slot`, `any_slot`,
+/// `drawn` or a lowercase word.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
 pub enum FormFile {
+    /// The arguments alone.
     Args(Vec<String>),
+    /// The arguments, with conditions of their own.
     Guarded {
+        /// The arguments.
         args: Vec<String>,
+        /// Conditions for this form, written as the action's `when:`.
         #[serde(default)]
         when: BTreeMap<String, serde_yaml::Value>,
     },
@@ -143,10 +187,15 @@ pub enum FormFile {
 /// A house rule's documentation, for `deckspec rules` and the README.
 #[derive(Clone, Debug)]
 pub struct HouseRuleDoc {
+    /// The rule's name.
     pub name: String,
+    /// The value a game gets when it does not set the rule.
     pub default: Value,
+    /// What values it takes.
     pub kind: HouseRuleType,
+    /// What it does (`doc:`).
     pub doc: String,
+    /// For a number: the smallest and largest value a game may set, if bounded.
     pub range: HouseRuleRange,
 }
 
@@ -156,7 +205,7 @@ pub type Loaded = (VariantFile, Table, Vec<HouseRuleDoc>);
 /// Deep-merge a variant file over the file it `extends`: mappings merge key by key, a value
 /// tagged `!delete` removes the key, a `+key` list is appended to the base's `key` list, anything
 /// else replaces.
-pub fn merge(base: &mut serde_yaml::Value, child: serde_yaml::Value) {
+pub(crate) fn merge(base: &mut serde_yaml::Value, child: serde_yaml::Value) {
     use serde_yaml::Value as Y;
     match (base, child) {
         (Y::Mapping(base), Y::Mapping(child)) => {
@@ -198,7 +247,7 @@ fn is_delete(value: &serde_yaml::Value) -> bool {
 /// Parse and check a variant file already merged with what it extends. `src` is the variant's
 /// own text, for pointing at lines (merged values carry no positions, so a problem points at
 /// the first key its message names).
-pub fn load_value(src: &str, value: serde_yaml::Value) -> Result<Loaded, ConfigProblem> {
+pub(crate) fn load_value(src: &str, value: serde_yaml::Value) -> Result<Loaded, ConfigProblem> {
     let file: VariantFile = serde_yaml::from_value(value).map_err(|e| {
         let text = e.to_string();
         let words: Vec<&str> = text
@@ -273,7 +322,7 @@ fn player_var(v: &serde_yaml::Value) -> Option<(Value, bool)> {
 }
 
 /// A YAML scalar or list as a kernel value (`null` is `()`).
-pub fn yaml_value(v: &serde_yaml::Value) -> Option<Value> {
+pub(crate) fn yaml_value(v: &serde_yaml::Value) -> Option<Value> {
     Some(match v {
         serde_yaml::Value::Null => Value::Unit,
         serde_yaml::Value::Bool(b) => Value::Bool(*b),

@@ -7,12 +7,15 @@ use std::path::Path;
 /// A problem in `variant.yaml` or `rulebook.yaml`, with the byte span it concerns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigProblem {
+    /// What is wrong.
     pub message: String,
+    /// The byte range it concerns, `(start, end)`.
     pub span: (usize, usize),
 }
 
 impl ConfigProblem {
-    pub fn from_yaml(src: &str, e: &serde_yaml::Error) -> ConfigProblem {
+    /// A YAML error of `src`, on the rest of the line where serde_yaml found it.
+    pub(crate) fn from_yaml(src: &str, e: &serde_yaml::Error) -> ConfigProblem {
         let start = e.location().map_or(0, |l| l.index().min(src.len()));
         let end = src[start..]
             .find('\n')
@@ -50,22 +53,30 @@ fn unknown_field_hint(message: &str) -> Option<String> {
 #[derive(Debug, thiserror::Error, Diagnostic)]
 #[error("{message}")]
 pub struct SourceDiagnostic {
+    /// What is wrong.
     pub message: String,
+    /// The file's name and whole text.
     #[source_code]
     pub src: NamedSource<String>,
+    /// Where in the file.
     #[label("{label}")]
     pub span: SourceSpan,
+    /// The text under the underline.
     pub label: String,
+    /// What to do about it, if there is a hint.
     #[help]
     pub help: Option<String>,
     /// 1-based line of the span, for plain-text reports.
     pub line: usize,
+    /// 1-based column (in characters) of the span.
     pub column: usize,
+    /// The file, as messages name it.
     pub path: String,
 }
 
 impl SourceDiagnostic {
-    pub fn new(
+    /// A diagnostic on the bytes `span` of `src` (clamped to the text), without a hint.
+    pub(crate) fn new(
         path: &Path,
         src: &str,
         span: (usize, usize),
@@ -87,7 +98,8 @@ impl SourceDiagnostic {
         }
     }
 
-    pub fn at_line(
+    /// A diagnostic from a 1-based line and column of `src` to the end of that line.
+    pub(crate) fn at_line(
         path: &Path,
         src: &str,
         line: usize,
@@ -117,16 +129,27 @@ impl SourceDiagnostic {
 /// Everything that can go wrong loading a variant.
 #[derive(Debug, thiserror::Error, Diagnostic)]
 pub enum VariantError {
+    /// A file could not be read.
     #[error("cannot read {path}: {message}")]
     #[diagnostic(code(deckspec::io))]
-    Io { path: String, message: String },
+    Io {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        message: String,
+    },
+    /// The rules folder holds no variant of that name.
     #[error("no variant `{name}` in {dir}")]
     #[diagnostic(code(deckspec::unknown_variant), help("{help}"))]
     Unknown {
+        /// The name asked for.
         name: String,
+        /// The rules folder.
         dir: String,
+        /// What to do: the closest name, the variants there are, or that the folder holds none.
         help: String,
     },
+    /// The rules folder does not exist or is not a folder.
     #[error("there is no rules folder `{dir}` here")]
     #[diagnostic(
         code(deckspec::no_rules_folder),
@@ -134,25 +157,39 @@ pub enum VariantError {
             "run deckspec in the folder that holds `rules/` (the repository's root), or point at the variants with `--rules DIR`"
         )
     )]
-    NoRulesFolder { dir: String },
+    NoRulesFolder {
+        /// The folder as given.
+        dir: String,
+    },
+    /// The name asked for is not a variant name (letters, digits, `_` and `-`).
     #[error("`{name}` is not a variant name: variant names are letters, digits, `_` and `-`")]
     #[diagnostic(code(deckspec::bad_variant_name))]
-    BadName { name: String },
+    BadName {
+        /// The name as given.
+        name: String,
+    },
+    /// A path a rule file names was refused (outside the rules folder, missing, too big, …).
     #[error("{path}: {problem}")]
     #[diagnostic(code(deckspec::rule_file))]
     File {
+        /// The rule file that names it.
         path: String,
+        /// Why it was refused.
         problem: super::files::PathProblem,
     },
+    /// A problem in a YAML file (`variant.yaml`, `rulebook.yaml`, `bots.yaml`).
     #[error(transparent)]
     #[diagnostic(transparent)]
     Config(Box<SourceDiagnostic>),
+    /// A script that does not compile, or lacks a hook or function it needs.
     #[error(transparent)]
     #[diagnostic(transparent)]
     Script(Box<SourceDiagnostic>),
 }
 
 impl VariantError {
+    /// The error in one line: `PATH:LINE:COL: MESSAGE` when it points into a file, else its
+    /// message.
     pub fn short(&self) -> String {
         match self {
             VariantError::Config(d) | VariantError::Script(d) => d.short(),

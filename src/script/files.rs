@@ -11,25 +11,65 @@ pub const MAX_RULE_FILE_BYTES: u64 = 1024 * 1024;
 /// Why a path was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PathProblem {
+    /// An absolute path, where rule files name files relative to themselves.
     #[error("`{written}` is an absolute path: rule files name other files relative to themselves")]
-    Absolute { written: String },
+    Absolute {
+        /// The path as written.
+        written: String,
+    },
+    /// A path that resolves outside the rules folder.
     #[error("`{written}` leaves the rules folder {root}")]
-    OutsideRoot { written: String, root: String },
+    OutsideRoot {
+        /// The path as written.
+        written: String,
+        /// The rules folder, as the user gave it.
+        root: String,
+    },
+    /// Nothing is there.
     #[error("`{written}` does not exist ({path})")]
-    Missing { written: String, path: String },
+    Missing {
+        /// The path as written.
+        written: String,
+        /// The path it resolves to.
+        path: String,
+    },
+    /// A folder or a special file, not a regular file.
     #[error("`{written}` is not a regular file ({path})")]
-    NotAFile { written: String, path: String },
+    NotAFile {
+        /// The path as written.
+        written: String,
+        /// The path it resolves to.
+        path: String,
+    },
+    /// Bigger than `MAX_RULE_FILE_BYTES`.
     #[error("`{written}` is {size} bytes; rule files are at most {MAX_RULE_FILE_BYTES} bytes")]
-    TooLarge { written: String, size: u64 },
+    TooLarge {
+        /// The path as written.
+        written: String,
+        /// Its size in bytes; for a file that grew while it was read, one more than the limit.
+        size: u64,
+    },
+    /// Not UTF-8 text.
     #[error("`{written}` is not UTF-8 text (invalid byte at offset {offset})")]
-    NotUtf8 { written: String, offset: usize },
+    NotUtf8 {
+        /// The path as written.
+        written: String,
+        /// The byte offset of the first invalid byte.
+        offset: usize,
+    },
+    /// Reading failed.
     #[error("cannot read `{written}`: {message}")]
-    Unreadable { written: String, message: String },
+    Unreadable {
+        /// The path as written.
+        written: String,
+        /// The I/O error.
+        message: String,
+    },
 }
 
 /// The folder every rule file must be inside (`--rules`, or a variant folder's parent).
 #[derive(Clone, Debug)]
-pub struct RulesRoot {
+pub(crate) struct RulesRoot {
     /// As the user gave it, for messages.
     shown: PathBuf,
     /// Resolved (symlinks followed), for containment checks.
@@ -46,6 +86,7 @@ impl RulesRoot {
         })
     }
 
+    /// The folder as the user gave it, for messages.
     pub fn shown(&self) -> &Path {
         &self.shown
     }

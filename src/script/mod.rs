@@ -3,7 +3,7 @@
 //!
 //! This is the only module that imports rhai.
 
-pub mod api;
+pub(crate) mod api;
 pub mod bots;
 pub mod config;
 pub mod error;
@@ -25,12 +25,17 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// Limits every rule script runs under.
-pub const MAX_OPERATIONS: u64 = 500_000;
-pub const MAX_CALL_LEVELS: usize = 48;
-pub const MAX_STRING_BYTES: usize = 16 * 1024;
-pub const MAX_ARRAY_ITEMS: usize = 16 * 1024;
-pub const MAX_MAP_ENTRIES: usize = 1024;
+// Limits every rule script runs under.
+/// The most Rhai operations one hook call may run.
+pub(crate) const MAX_OPERATIONS: u64 = 500_000;
+/// The deepest nesting of script function calls.
+pub(crate) const MAX_CALL_LEVELS: usize = 48;
+/// The longest string a script may build, in bytes.
+pub(crate) const MAX_STRING_BYTES: usize = 16 * 1024;
+/// The most items in one script array.
+pub(crate) const MAX_ARRAY_ITEMS: usize = 16 * 1024;
+/// The most entries in one script object map.
+pub(crate) const MAX_MAP_ENTRIES: usize = 1024;
 /// The native stack every thread that runs scripts gets (`std::thread::Builder::stack_size`).
 /// The deepest script the limits above allow (47 nested calls, each from inside a 28-deep
 /// expression) needs 2-4 MiB in a debug build; this leaves a wide margin. Only touched pages
@@ -40,7 +45,7 @@ pub const SCRIPT_STACK_BYTES: usize = 32 * 1024 * 1024;
 /// The one constructor of the scripting engine: a raw engine with the standard packages, the
 /// kernel API, no `eval`, no clock (the `no_time` feature), strict variables and hard limits.
 /// `import` resolves inside the rules folder only.
-pub fn sandboxed_engine(root: &files::RulesRoot) -> Engine {
+pub(crate) fn sandboxed_engine(root: &files::RulesRoot) -> Engine {
     let mut engine = Engine::new_raw();
     engine.register_global_module(rhai::packages::Package::as_shared_module(
         &rhai::packages::StandardPackage::new(),
@@ -84,15 +89,20 @@ pub fn sandboxed_engine(root: &files::RulesRoot) -> Engine {
 
 /// A loaded variant: its table, compiled scripts, rulebook and sources.
 pub struct Variant {
+    /// Its `name:` in `variant.yaml`.
     pub name: String,
+    /// The folder it was loaded from.
     pub dir: PathBuf,
+    /// Its `description:` in `variant.yaml` (empty when there is none).
     pub description: String,
     table: Arc<Table>,
     engine: Engine,
     ast: AST,
+    /// Its numbered rules (`rulebook.yaml`), its own or inherited.
     pub rulebook: Rulebook,
     /// The variant whose rulebook this is, when it is inherited (`extends:`).
     pub rulebook_from: Option<String>,
+    /// Its house rules, each with its default, type, range and `doc:`.
     pub house_rules: Vec<HouseRuleDoc>,
     /// Computer players, when the variant (or one it extends) has a `bots.yaml`.
     pub bots: Option<bots::BotBook>,
@@ -127,7 +137,7 @@ impl Variant {
         &self.table
     }
 
-    pub fn has_hook(&self, name: &str, arity: usize) -> bool {
+    pub(crate) fn has_hook(&self, name: &str, arity: usize) -> bool {
         self.hooks.contains(&(name.to_string(), arity))
     }
 

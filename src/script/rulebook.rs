@@ -4,23 +4,34 @@ use super::error::{ConfigProblem, SourceDiagnostic, VariantError, locate};
 use serde::Deserialize;
 use std::path::Path;
 
+/// One numbered rule.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuleEntry {
+    /// Its id (`CAM-SNAP-3`), unique in the rulebook; scenarios cite it as `@rule:<id>`.
     pub id: String,
+    /// The seed section or ruling it comes from.
     pub source: String,
+    /// The rule itself.
     pub text: String,
 }
 
+/// A variant's `rulebook.yaml`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rulebook {
+    /// The variant the rulebook is written for (checked against the variant that loads it).
     pub variant: String,
+    /// Its rules, in file order.
     pub rules: Vec<RuleEntry>,
 }
 
 impl Rulebook {
-    pub fn load(root: &super::files::RulesRoot, path: &Path) -> Result<Rulebook, VariantError> {
+    /// Read and check `path`, inside `root`.
+    pub(crate) fn load(
+        root: &super::files::RulesRoot,
+        path: &Path,
+    ) -> Result<Rulebook, VariantError> {
         let src = super::load::read_file(root, path)?;
         Rulebook::parse(&src).map_err(|p| {
             VariantError::Config(Box::new(SourceDiagnostic::new(
@@ -29,7 +40,9 @@ impl Rulebook {
         })
     }
 
-    pub fn parse(src: &str) -> Result<Rulebook, ConfigProblem> {
+    /// Parse and check a rulebook's text: every rule has a source and a text, and no id is
+    /// used twice.
+    pub(crate) fn parse(src: &str) -> Result<Rulebook, ConfigProblem> {
         let book: Rulebook =
             serde_yaml::from_str(src).map_err(|e| ConfigProblem::from_yaml(src, &e))?;
         for (i, rule) in book.rules.iter().enumerate() {
@@ -57,6 +70,7 @@ impl Rulebook {
         Ok(book)
     }
 
+    /// The rule ids, in file order.
     pub fn ids(&self) -> impl Iterator<Item = &str> {
         self.rules.iter().map(|r| r.id.as_str())
     }

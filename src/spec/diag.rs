@@ -6,7 +6,9 @@ use std::sync::Arc;
 /// One problem found in a scenario file (a parse error, an unknown name, a failed check).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Problem {
+    /// What is wrong.
     pub message: String,
+    /// Where in the file.
     pub span: Span,
     /// The text under the underline.
     pub label: String,
@@ -15,6 +17,7 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// A problem without a hint.
     pub fn new(message: impl Into<String>, span: Span, label: impl Into<String>) -> Problem {
         Problem {
             message: message.into(),
@@ -24,6 +27,7 @@ impl Problem {
         }
     }
 
+    /// The same problem with this hint (`None`: without one).
     pub fn with_help(mut self, help: Option<String>) -> Problem {
         self.help = help;
         self
@@ -34,11 +38,17 @@ impl Problem {
 #[derive(Clone, Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct FileDiagnostic {
+    /// What is wrong (the problem's message).
     pub message: String,
+    /// The file, as the diagnostic names it.
     pub path: String,
+    /// The file's whole text.
     pub src: Arc<String>,
+    /// Where in `src`.
     pub span: Span,
+    /// The text under the underline.
     pub label: String,
+    /// A hint, if any.
     pub help: Option<String>,
     /// The lines of `src`, shared by every diagnostic of the file.
     pub lines: Arc<SourceLines>,
@@ -100,6 +110,7 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
+    /// Index the lines of `src` (linear in its size).
     pub fn new(src: &str) -> LineIndex {
         let bytes = src.as_bytes();
         let mut starts = vec![0];
@@ -161,11 +172,14 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
 /// `\r`, the text with `\n` in their place (same byte offsets), which is what the renderer shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceLines {
+    /// Where the file's lines start.
     pub index: LineIndex,
     shown: Option<String>,
 }
 
 impl SourceLines {
+    /// Index the lines of `src` (linear in its size), and copy it only when some line ends with
+    /// a lone `\r`.
     pub fn new(src: &str) -> SourceLines {
         let index = LineIndex::new(src);
         let shown = index.lone_cr.then(|| {

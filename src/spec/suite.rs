@@ -16,6 +16,8 @@ use std::time::Duration;
 /// Which scenarios to run.
 #[derive(Default)]
 pub struct Filter {
+    /// A tag expression (`@a and not @b`) that a scenario's tags, inherited ones included, must
+    /// match.
     pub tags: Option<TagExpr>,
     /// Case-insensitive substring of the scenario name.
     pub name: Option<String>,
@@ -32,30 +34,42 @@ impl Filter {
     }
 }
 
+/// How a scenario ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
+    /// Every step held.
     Passed,
+    /// A step failed: which, and why.
     Failed(Failure),
     /// Tagged `@skip` or `@wip`.
     Skipped,
 }
 
+/// One scenario that ran (or was skipped).
 #[derive(Clone, Debug)]
 pub struct ScenarioResult {
+    /// Its name; an outline row's ends with ` (n)`.
     pub name: String,
+    /// The 1-based line of its `Scenario:` line.
     pub line: usize,
+    /// Its tags, inherited ones included, without `@`.
     pub tags: Vec<String>,
+    /// How it ended.
     pub outcome: Outcome,
+    /// The wall-clock time it took.
     pub duration: Duration,
 }
 
 /// Everything about one file.
 #[derive(Clone, Debug)]
 pub struct FileResult {
+    /// The file, as reports name it.
     pub path: String,
+    /// The file's text.
     pub src: Arc<String>,
     /// The lines of `src`, indexed once for all its diagnostics.
     pub lines: Arc<SourceLines>,
+    /// The `Feature:` name, when the file parsed.
     pub feature: Option<String>,
     /// Parse errors and static-check errors (or why the file could not be read): not run.
     pub problems: Vec<Problem>,
@@ -67,12 +81,14 @@ pub struct FileResult {
     /// The variants that do not load, each with why and how many of this file's scenarios it
     /// kept from running.
     pub unloaded: Vec<Unloaded>,
+    /// The scenarios that ran or were skipped, in file order.
     pub scenarios: Vec<ScenarioResult>,
 }
 
 /// A variant that does not load, as one file met it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unloaded {
+    /// The variant's name.
     pub variant: String,
     /// The load error in one line.
     pub reason: String,
@@ -106,6 +122,7 @@ impl FileResult {
         FileDiagnostic::with_lines(&self.path, self.src.clone(), self.lines.clone(), problem)
     }
 
+    /// The file's problems as diagnostics.
     pub fn diagnostics(&self) -> Vec<FileDiagnostic> {
         self.problems
             .iter()
@@ -139,7 +156,9 @@ impl FileResult {
 /// (too big, not UTF-8, unreadable). The text of a file that is not UTF-8 is its bytes with each
 /// invalid sequence replaced by `U+FFFD`, so the problem can be shown in context.
 pub struct Loaded {
+    /// The file's text (empty when it could not be read or is too big).
     pub src: Arc<String>,
+    /// Why it cannot be parsed; `None` when it can.
     pub problem: Option<Problem>,
 }
 
@@ -241,20 +260,20 @@ pub fn check_file(
 }
 
 /// A file parsed and checked, ready to run.
-pub struct Checked {
-    pub feature: Option<Feature>,
-    pub scenarios: Vec<Concrete>,
+struct Checked {
+    feature: Option<Feature>,
+    scenarios: Vec<Concrete>,
     /// In file order, capped at `MAX_PROBLEMS_PER_FILE` (and one that counts the rest).
-    pub problems: Vec<Problem>,
+    problems: Vec<Problem>,
     /// Per scenario of `scenarios`: the variant it needs, when that variant exists but does not
     /// load, and the load error in one line. Such a scenario is neither checked nor run.
-    pub unloadable: Vec<Option<(String, String)>>,
+    unloadable: Vec<Option<(String, String)>>,
 }
 
 /// Parse and check a file for running it: like [`check_file`], except that a scenario whose
 /// variant does not load is set aside in `unloadable` instead of being a problem of the file
 /// (the variant's own error is reported once for the whole run).
-pub fn check_for_run(src: &str, provider: &dyn VariantProvider) -> Checked {
+fn check_for_run(src: &str, provider: &dyn VariantProvider) -> Checked {
     check_parts(src, provider, true)
 }
 
@@ -478,8 +497,11 @@ pub fn run_file_until(
 /// Totals over a suite.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
+    /// Scenarios that passed.
     pub passed: usize,
+    /// Scenarios that failed.
     pub failed: usize,
+    /// Scenarios skipped (`@skip`, `@wip`).
     pub skipped: usize,
     /// Files that could not be run: not read, parsed or checked, or every scenario of them
     /// needs a variant that does not load.
@@ -490,6 +512,7 @@ pub struct Totals {
 }
 
 impl Totals {
+    /// The totals of these files' results.
     pub fn of(results: &[FileResult]) -> Totals {
         let mut t = Totals::default();
         for r in results {

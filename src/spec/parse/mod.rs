@@ -178,11 +178,11 @@ pub fn substitute(template: &str, header: &Row, row: &Row) -> String {
 }
 
 /// Like [`substitute`], with the columns of the table already looked up.
-pub fn fill_text(template: &str, columns: &Columns<'_>, row: &Row) -> String {
+pub(crate) fn fill_text(template: &str, columns: &Columns<'_>, row: &Row) -> String {
     fill::fill(template, 0, columns, row).text
 }
 
-pub use fill::{Columns, fill_step};
+pub(crate) use fill::{Columns, fill_step};
 
 // ─────────────────────────── shared helpers ───────────────────────────
 

@@ -70,9 +70,14 @@ pub trait VariantProvider {
 /// One scenario ready to run: steps from the backgrounds and the scenario, placeholders filled.
 #[derive(Clone, Debug)]
 pub struct Concrete {
+    /// The scenario's name; an outline row's is its filled name and ` (n)`, n counting the rows
+    /// of its `Examples:` from 1.
     pub name: String,
+    /// The `Scenario:` line.
     pub span: Span,
+    /// Its tags and those it inherits (feature, rule, examples), without `@`.
     pub tags: Vec<String>,
+    /// The background steps, then the scenario's own.
     pub steps: Vec<Step>,
     /// Steps whose text came from an Examples row: the row, for locating problems.
     pub example_row: Option<Span>,

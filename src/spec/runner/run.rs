@@ -12,8 +12,11 @@ use std::collections::{HashMap, HashSet};
 pub struct Failure {
     /// The failing step (or the scenario line when the failure is at the end).
     pub span: Span,
+    /// What went wrong.
     pub message: String,
+    /// What the step expected, when it compares.
     pub expected: Option<String>,
+    /// What was found instead.
     pub found: Option<String>,
     /// For a script error: the script's own diagnostic, rendered.
     pub script: Option<String>,
