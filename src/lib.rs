@@ -90,6 +90,8 @@
 //! # }
 //! ```
 
+#![deny(missing_docs)]
+
 // README.md's Rust examples compile and run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -260,20 +260,22 @@ pub fn check_file(
 }
 
 /// A file parsed and checked, ready to run.
-struct Checked {
-    feature: Option<Feature>,
-    scenarios: Vec<Concrete>,
+pub struct Checked {
+    /// The file's feature, if its structure could be read.
+    pub feature: Option<Feature>,
+    /// Its scenarios, backgrounds and outline rows expanded.
+    pub scenarios: Vec<Concrete>,
     /// In file order, capped at `MAX_PROBLEMS_PER_FILE` (and one that counts the rest).
-    problems: Vec<Problem>,
+    pub problems: Vec<Problem>,
     /// Per scenario of `scenarios`: the variant it needs, when that variant exists but does not
     /// load, and the load error in one line. Such a scenario is neither checked nor run.
-    unloadable: Vec<Option<(String, String)>>,
+    pub unloadable: Vec<Option<(String, String)>>,
 }
 
 /// Parse and check a file for running it: like [`check_file`], except that a scenario whose
 /// variant does not load is set aside in `unloadable` instead of being a problem of the file
 /// (the variant's own error is reported once for the whole run).
-fn check_for_run(src: &str, provider: &dyn VariantProvider) -> Checked {
+pub fn check_for_run(src: &str, provider: &dyn VariantProvider) -> Checked {
     check_parts(src, provider, true)
 }
 
