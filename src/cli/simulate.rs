@@ -48,6 +48,10 @@ pub struct SimulateArgs {
     /// Without it, refusals are counted, and more than 1% of bot decisions is warned about.
     #[arg(long)]
     pub strict: bool,
+    /// Also write game I of the study (seed `seed + I`, the same seats) as a scenario file that
+    /// replays it, for `deckspec test`.
+    #[arg(long, num_args = 2, value_names = ["I", "FILE.feature"])]
+    pub record_game: Vec<String>,
     /// The folder holding the variants.
     #[arg(long, default_value = "rules", value_name = "DIR")]
     pub rules: PathBuf,
@@ -243,6 +247,12 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
             return EXIT_BROKEN;
         }
     };
+    if let [index, file] = args.record_game.as_slice()
+        && let Err(e) = record(&study, index, Path::new(file))
+    {
+        errln!("error: --record-game: {e}");
+        return EXIT_BROKEN;
+    }
     let planned = study.planned();
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(planned);
@@ -277,6 +287,54 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
     };
     warn_refusals(&summary);
     print_summary(&summary, args.json, args.report.as_deref())
+}
+
+/// Write game `index` of the study as a scenario file.
+fn record(study: &Study, index: &str, file: &Path) -> Result<(), String> {
+    let index: u64 = index.parse().map_err(|_| {
+        format!(
+            "`{index}` is not a game number: give 0 to {}",
+            study.games - 1
+        )
+    })?;
+    if index >= study.games {
+        return Err(format!(
+            "the study has games 0 to {}, not {index}",
+            study.games - 1
+        ));
+    }
+    if file.extension().is_none_or(|e| e != "feature") {
+        return Err(format!(
+            "{} does not end in .feature: `deckspec test` runs only .feature files",
+            file.display()
+        ));
+    }
+    super::writable("--record-game", file)
+        .map_err(|e| e.trim_start_matches("--record-game: ").to_string())?;
+    let seed = study.first_seed + index;
+    let command: Vec<String> = std::env::args()
+        .enumerate()
+        .map(|(i, a)| if i == 0 { "deckspec".to_string() } else { a })
+        .collect();
+    let header = format!(
+        "Recorded by: {}\nGame {index} of the study: seed {seed}. Replay it with deckspec test.",
+        command.join(" ")
+    );
+    let text = crate::sim::on_script_thread(|| {
+        crate::sim::record_game(
+            study.variant,
+            &study.seats,
+            seed,
+            &study.house,
+            &study.house_text,
+            &header,
+        )
+    })
+    .map_err(|e| e.to_string())?
+    .map_err(|e| e.to_string())?;
+    std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    errln!("recorded game {index} (seed {seed}) in {}", file.display());
+    Ok(())
 }
 
 /// Bots the rules refuse often play another game than the one the study means to measure.

@@ -18,7 +18,7 @@ pub fn play(
     if seating.iter().all(|s| *s == Seating::Random) {
         random_game(variant, seating.len(), seed, house, verify).map(|g| (g, BotStats::default()))
     } else {
-        seated_game(variant, seating, seed, house, verify)
+        seated_game(variant, seating, seed, house, verify, None)
     }
 }
 
@@ -139,7 +139,27 @@ pub fn play_seated(
     seed: u64,
     house: &[(String, Value)],
 ) -> Result<(GameSummary, BotStats), SimError> {
-    seated_game(variant, seating, seed, house, false)
+    seated_game(variant, seating, seed, house, false, None)
+}
+
+/// Play one game of a study and write it as a scenario that replays it (`record`): the same
+/// game `play` plays, with `header` as the file's opening comment.
+pub fn record_game(
+    variant: &crate::script::Variant,
+    seating: &[Seating],
+    seed: u64,
+    house: &[(String, Value)],
+    house_text: &[(String, String)],
+    header: &str,
+) -> Result<String, SimError> {
+    let recorder = crate::record::Recorder::new(variant, house_text);
+    seated_game(variant, seating, seed, house, false, Some(&recorder))?;
+    let text = recorder.text().ok_or(SimError::Start {
+        seed,
+        message: "the recording was not written".into(),
+    })?;
+    let comment: String = header.lines().map(|l| format!("# {l}\n")).collect();
+    Ok(text.replacen("# {HEADER}\n", &comment, 1))
 }
 
 fn seated_game(
@@ -148,6 +168,7 @@ fn seated_game(
     seed: u64,
     house: &[(String, Value)],
     verify: bool,
+    recorder: Option<&crate::record::Recorder>,
 ) -> Result<(GameSummary, BotStats), SimError> {
     use crate::kernel::{Arg, Seat};
     use rand::SeedableRng;
@@ -157,14 +178,18 @@ fn seated_game(
         verify.then(|| Verify::new(variant, seed, names(seating.len()), house)),
         seed,
     );
-    let rules: &dyn Rules = match &checks.0 {
-        Some(v) => v,
-        None => variant,
+    let rules: &dyn Rules = match (&checks.0, recorder) {
+        (_, Some(r)) => r,
+        (Some(v), None) => v,
+        (None, None) => variant,
     };
     let mut game = Game::new(variant.table().clone(), names(seating.len()), seed, house)
         .map_err(|e| start(e.to_string()))?;
     checks.before(&game);
     game.start(rules).map_err(|e| start(e.to_string()))?;
+    if let Some(r) = recorder {
+        r.start(&game, seed);
+    }
     checks.after(&game)?;
     let needs_bots = seating.iter().any(|s| matches!(s, Seating::Bot(_)));
     let book = match (&variant.bots, needs_bots) {
@@ -280,7 +305,12 @@ fn seated_game(
         game.forget_events_before(observed.unwrap_or(game.event_count()));
     }
     checks.finish(&game)?;
-    Ok((summarize(rules, &mut game, seed, actions)?, stats))
+    let summary = summarize(rules, &mut game, seed, actions)?;
+    if let Some(r) = recorder {
+        let title = format!("{} game of seed {seed}", variant.name);
+        r.finish(&game, &title, "{HEADER}", &summary.scores);
+    }
+    Ok((summary, stats))
 }
 
 /// An action as a scenario would write it: `swap slot 2`, `snap 7H`, `look seat 2's slot 1`.

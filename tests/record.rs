@@ -1,0 +1,184 @@
+//! Recorded games (`simulate --record-game`, `record::Recorder`): a recording of any variant,
+//! with bots or random seats, replays and passes `deckspec test`; a changed card in a recorded
+//! Then fails at that line; and for random seeds, every recording replays (property test).
+
+mod common;
+use common::deckspec;
+use deckspec::scenarios::ScriptProvider;
+use deckspec::script::Variant;
+use deckspec::sim::{Seating, record_game};
+use deckspec::spec::suite::{self, Filter, Outcome};
+use proptest::prelude::*;
+use std::path::Path;
+use std::sync::Arc;
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("deckspec-record-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every variant, with bots and with random seats: the recording passes `deckspec test`.
+#[test]
+fn recorded_games_of_every_variant_replay() {
+    let dir = scratch("cli");
+    for variant in ["cambia", "check", "recall", "dutch"] {
+        for bots in ["expert,easy,hard", "random"] {
+            let file = dir.join(format!("{variant}-{}.feature", bots.len()));
+            let file = file.to_str().unwrap();
+            let run = deckspec(&[
+                "simulate",
+                variant,
+                "--games",
+                "4",
+                "--players",
+                "3",
+                "--bots",
+                bots,
+                "--record-game",
+                "3",
+                file,
+            ]);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            assert!(
+                run.stderr
+                    .contains(&format!("recorded game 3 (seed 3) in {file}\n")),
+                "{}",
+                run.stderr
+            );
+            let text = std::fs::read_to_string(file).unwrap();
+            assert!(text.starts_with(&format!(
+                "# Recorded by: deckspec simulate {variant} --games 4"
+            )));
+            assert!(text.contains(&format!("@{variant} @recorded\n")), "{text}");
+            let test = deckspec(&["test", file]);
+            assert_eq!(
+                (test.code, test.stdout.ends_with("1 passed, 0 failed\n")),
+                (0, true),
+                "{variant} with {bots}:\n{}\n{text}",
+                test.stdout
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A recording is a regression test: one changed card in its final Thens fails at that line.
+#[test]
+fn a_changed_card_in_a_recorded_then_fails_at_its_line() {
+    let dir = scratch("changed");
+    let file = dir.join("cambia.feature");
+    let file = file.to_str().unwrap();
+    let run = deckspec(&[
+        "simulate",
+        "cambia",
+        "--games",
+        "1",
+        "--bots",
+        "expert",
+        "--record-game",
+        "0",
+        file,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(file).unwrap();
+    let (number, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.trim_start().starts_with("Then p0 holds"))
+        .expect("a final Then for p0's hand");
+    // Swap p0's first card for a face nobody holds at the end: the draw pile top never is.
+    let first = line
+        .split("holds ")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap();
+    let other = if first.trim() == "2C" { "3C" } else { "2C" };
+    let changed_line = line.replacen(first, other, 1);
+    let changed = text.replacen(line, &changed_line, 1);
+    std::fs::write(file, changed).unwrap();
+    let test = deckspec(&["test", file]);
+    assert_eq!(test.code, 1, "{}", test.stdout);
+    assert!(
+        test.stdout.contains(&format!("{file}:{}:", number + 1)),
+        "the failure does not point at line {}:\n{}",
+        number + 1,
+        test.stdout
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// For random seeds, seat mixes and player counts, the recording of a game replays.
+    #[test]
+    fn every_recording_replays(
+        variant in prop::sample::select(vec!["cambia", "check", "recall", "dutch"]),
+        seed in 0u64..1_000_000,
+        players in 2usize..5,
+        expert in any::<bool>(),
+    ) {
+        let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+        let loaded = Variant::load_named(&rules, variant).unwrap();
+        let seats: Vec<Seating> = (0..players)
+            .map(|i| if expert && i % 2 == 0 { Seating::Bot("expert".into()) } else { Seating::Random })
+            .collect();
+        let text = deckspec::sim::on_script_thread(|| record_game(&loaded, &seats, seed, &[], &[], "property test"))
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{variant} seed {seed}: {e}"));
+        let provider = ScriptProvider::new(&rules);
+        let result = deckspec::sim::on_script_thread(|| {
+            suite::run_file("recorded.feature", Arc::new(text.clone()), &provider, &Filter::default())
+        })
+        .unwrap();
+        let problems: Vec<String> = result.diagnostics().iter().map(|d| d.short()).collect();
+        prop_assert!(problems.is_empty(), "{:?}\n{}", problems, text);
+        for s in &result.scenarios {
+            if let Outcome::Failed(f) = &s.outcome {
+                prop_assert!(false, "{}\n{}", result.failure_diagnostic(f).short(), text);
+            }
+        }
+        prop_assert_eq!(result.scenarios.len(), 1);
+    }
+}
+
+#[test]
+fn record_game_arguments_are_checked_before_playing() {
+    for (index, file, message) in [
+        (
+            "9",
+            "x.feature",
+            "error: --record-game: the study has games 0 to 3, not 9\n",
+        ),
+        (
+            "x",
+            "x.feature",
+            "error: --record-game: `x` is not a game number: give 0 to 3\n",
+        ),
+        (
+            "1",
+            "x.txt",
+            "error: --record-game: x.txt does not end in .feature: `deckspec test` runs only .feature files\n",
+        ),
+        (
+            "1",
+            "/no/such/folder/x.feature",
+            "error: --record-game: cannot write /no/such/folder/x.feature: the folder /no/such/folder does not exist\n",
+        ),
+    ] {
+        let run = deckspec(&[
+            "simulate",
+            "cambia",
+            "--games",
+            "4",
+            "--record-game",
+            index,
+            file,
+        ]);
+        assert_eq!((run.code, run.stderr.as_str()), (2, message));
+        assert_eq!(run.stdout, "");
+    }
+}
