@@ -4,6 +4,7 @@
 //! - [`script`]: variants written as Rhai scripts and YAML (`Variant`), and their bots.
 //! - [`spec`]: the scenario language: parsing, checking and running `.feature` files.
 //! - [`scenarios`]: running scenario files against script variants (`ScriptProvider`).
+//! - [`play`]: a play-test session, a person against bots (`deckspec play`).
 //! - [`record`]: a played game written as a scenario file that replays it.
 //! - [`sim`]: studies of many seeded games with computer seats, and their summaries.
 //! - [`command_line`]: the `deckspec` program itself.
@@ -100,6 +101,7 @@ struct ReadmeExamples;
 
 mod cli;
 pub mod kernel;
+pub mod play;
 pub mod record;
 mod report;
 pub mod scenarios;

@@ -113,6 +113,38 @@ impl<'a> Recorder<'a> {
         self.draw_last.set(len);
     }
 
+    /// The game clock was advanced to `clock` (a `wait`): record the time that passed since the
+    /// last recorded moment, so that later actions happen at the same time on replay.
+    pub fn clock_reached(&self, clock: u64) {
+        let passed = clock.saturating_sub(self.clock.get());
+        if passed > 0 {
+            self.whens.borrow_mut().push(seconds_pass(passed));
+            self.clock.set(clock);
+        }
+    }
+
+    /// Where the recording stands, to come back to with `rewind` (a play-tester's `undo`).
+    pub fn mark(&self) -> RecordMark {
+        RecordMark {
+            whens: self.whens.borrow().len(),
+            clock: self.clock.get(),
+            draw: (
+                self.draw_least.get(),
+                self.draw_last.get(),
+                self.draw_grew.get(),
+            ),
+        }
+    }
+
+    /// Forget everything recorded since `mark`.
+    pub fn rewind(&self, mark: &RecordMark) {
+        self.whens.borrow_mut().truncate(mark.whens);
+        self.clock.set(mark.clock);
+        self.draw_least.set(mark.draw.0);
+        self.draw_last.set(mark.draw.1);
+        self.draw_grew.set(mark.draw.2);
+    }
+
     /// The scenario written by `finish`, if it was.
     pub fn text(&self) -> Option<String> {
         self.text.borrow().clone()
@@ -181,6 +213,14 @@ impl<'a> Recorder<'a> {
         *self.text.borrow_mut() = Some(out.clone());
         out
     }
+}
+
+/// A point of a recording (`Recorder::mark`).
+#[derive(Clone, Debug)]
+pub struct RecordMark {
+    whens: usize,
+    clock: u64,
+    draw: (usize, usize, bool),
 }
 
 /// A hand as the scenario language writes it: faces by slot, `_` for an empty slot.

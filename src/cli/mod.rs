@@ -5,6 +5,7 @@
 mod out;
 mod check;
 mod info;
+mod play;
 mod simulate;
 
 pub use simulate::{MergeArgs, SimulateArgs};
@@ -54,6 +55,8 @@ pub enum Command {
     /// Describe a variant: players, what it extends, actions with their forms, phases, events,
     /// house rules with types, defaults and ranges, timers and bot levels.
     Info(info::InfoArgs),
+    /// Play a variant against its bots: at a terminal, or one command per line through a pipe.
+    Play(play::PlayArgs),
 }
 
 /// The arguments of `deckspec test`.
@@ -88,6 +91,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Test(args) => test(args),
         Command::Check { paths, rules } => check::check(&paths, rules.as_deref()),
         Command::Info(args) => info::info(&args),
+        Command::Play(args) => play::play(args),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Merge(args) => simulate::merge(args),
     }

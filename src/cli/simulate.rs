@@ -58,7 +58,7 @@ pub struct SimulateArgs {
 }
 
 /// `name=value`, the value read as YAML (`true`, `3`, `[0, 1]`, a word).
-fn parse_house_rule(text: &str) -> Result<(String, crate::kernel::Value), String> {
+pub(super) fn parse_house_rule(text: &str) -> Result<(String, crate::kernel::Value), String> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| format!("--house-rule takes name=value, not `{text}`"))?;

@@ -291,116 +291,155 @@ impl Run<'_> {
         face: Face,
         holder: Option<Seat>,
     ) -> Result<CardIdx, Failure> {
-        let st = &self.game.state;
-        let all: Vec<CardIdx> = (0..st.cards.len())
-            .filter_map(|i| u16::try_from(i).ok().map(CardIdx))
+        card_in(&self.game, face, holder).map_err(|message| Failure::at(step, message))
+    }
+}
+
+/// The kernel action a scenario's `<actor> does <call>` means in `game` as it stands: slots of
+/// named players, cards by face (resolved as `card_in` does, from the actor's hand). An unknown
+/// player or an unclear card is an error saying so. Used by `deckspec play` for typed commands.
+pub fn action_for(game: &Game, actor: Seat, call: &ActionCall) -> Result<Action, String> {
+    let seat_of = |name: &Name| {
+        game.state.seat_of(&name.node).ok_or_else(|| {
+            format!(
+                "there is no player `{}`: the players are {}",
+                name.node,
+                game.state.players.join(", ")
+            )
+        })
+    };
+    let args = call
+        .args
+        .iter()
+        .map(|a| {
+            Ok(match &a.node {
+                ArgExpr::Word(w) => Arg::Word(w.clone()),
+                ArgExpr::Number(n) => match n.parse::<i64>() {
+                    Ok(i) => Arg::Int(i),
+                    Err(_) => Arg::Float(n.parse().map_err(|_| format!("`{n}` is not a number"))?),
+                },
+                ArgExpr::Card(face) => Arg::Card(card_in(game, *face, Some(actor))?),
+                ArgExpr::Slot { owner, slot } => Arg::Slot {
+                    seat: match owner {
+                        Some(o) => seat_of(o)?,
+                        None => actor,
+                    },
+                    slot: *slot,
+                },
+                ArgExpr::Drawn => Arg::Drawn,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Action {
+        seat: actor,
+        name: call.name.node.as_str().into(),
+        args,
+    })
+}
+
+/// The card `face` means in `game` (see `Run::card`), or why it is not clear which.
+pub fn card_in(game: &Game, face: Face, holder: Option<Seat>) -> Result<CardIdx, String> {
+    let st = &game.state;
+    let all: Vec<CardIdx> = (0..st.cards.len())
+        .filter_map(|i| u16::try_from(i).ok().map(CardIdx))
+        .filter(|c| st.face(*c) == face)
+        .collect();
+    match all.as_slice() {
+        [] => {
+            return Err(format!("there is no {face} in this game's deck"));
+        }
+        [one] => return Ok(*one),
+        _ => {}
+    }
+    if let Some(seat) = holder {
+        let held: Vec<CardIdx> = st
+            .hand(seat)
+            .iter()
+            .flatten()
+            .copied()
             .filter(|c| st.face(*c) == face)
             .collect();
-        match all.as_slice() {
-            [] => {
-                return Err(Failure::at(
-                    step,
-                    format!("there is no {face} in this game's deck"),
-                ));
-            }
+        match held.as_slice() {
+            [] => {}
             [one] => return Ok(*one),
-            _ => {}
+            several => return Err(ambiguous(game, face, several, Some(seat))),
         }
-        if let Some(seat) = holder {
-            let held: Vec<CardIdx> = st
-                .hand(seat)
+    }
+    let draw = game.table.draw_pile;
+    let out: Vec<CardIdx> = all
+        .iter()
+        .copied()
+        .filter(|c| draw.is_none_or(|d| st.cards[c.0 as usize].loc != Loc::Pile(d)))
+        .collect();
+    match out.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(ambiguous(game, face, &all, None)),
+        several => Err(ambiguous(game, face, several, None)),
+    }
+}
+
+/// Why `face` could mean any of `cards`.
+fn ambiguous(game: &Game, face: Face, cards: &[CardIdx], holder: Option<Seat>) -> String {
+    let st = &game.state;
+    let slots: Vec<String> = cards
+        .iter()
+        .filter_map(|c| match st.cards[c.0 as usize].loc {
+            Loc::Hand { slot, .. } => Some(slot.to_string()),
+            Loc::Pile(_) => None,
+        })
+        .collect();
+    match holder {
+        Some(seat) => format!(
+            "{} holds {} {face} (slots {}): write `slot {}` instead of `{face}` to say which",
+            st.players[seat.index()],
+            cards.len(),
+            and_list(&slots),
+            slots.first().map_or("N", String::as_str)
+        ),
+        None => {
+            let table = &game.table;
+            let places: Vec<String> = cards
                 .iter()
-                .flatten()
-                .copied()
-                .filter(|c| st.face(*c) == face)
+                .map(|c| match st.cards[c.0 as usize].loc {
+                    Loc::Pile(p) if Some(p) == table.discard_pile => "the discard pile".into(),
+                    Loc::Pile(p) if Some(p) == table.draw_pile => "the draw pile".into(),
+                    Loc::Pile(p) => format!("the pile `{}`", table.piles[p.0 as usize].name),
+                    Loc::Hand { .. } => super::then::describe_loc(game, *c),
+                })
+                .fold(Vec::<(String, usize)>::new(), |mut groups, place| {
+                    match groups.iter_mut().find(|(p, _)| *p == place) {
+                        Some((_, n)) => *n += 1,
+                        None => groups.push((place, 1)),
+                    }
+                    groups
+                })
+                .into_iter()
+                .map(|(place, n)| match n {
+                    1 => place,
+                    n => format!("{n} in {place}"),
+                })
                 .collect();
-            match held.as_slice() {
-                [] => {}
-                [one] => return Ok(*one),
-                several => return Err(self.ambiguous(step, face, several, Some(seat))),
-            }
-        }
-        let draw = self.game.table.draw_pile;
-        let out: Vec<CardIdx> = all
-            .iter()
-            .copied()
-            .filter(|c| draw.is_none_or(|d| st.cards[c.0 as usize].loc != Loc::Pile(d)))
-            .collect();
-        match out.as_slice() {
-            [one] => Ok(*one),
-            [] => Err(self.ambiguous(step, face, &all, None)),
-            several => Err(self.ambiguous(step, face, several, None)),
-        }
-    }
-
-    /// The failure of a step whose `face` could mean any of `cards`.
-    fn ambiguous(
-        &self,
-        step: &Step,
-        face: Face,
-        cards: &[CardIdx],
-        holder: Option<Seat>,
-    ) -> Failure {
-        let st = &self.game.state;
-        let slots: Vec<String> = cards
-            .iter()
-            .filter_map(|c| match st.cards[c.0 as usize].loc {
-                Loc::Hand { slot, .. } => Some(slot.to_string()),
+            let example = cards.iter().find_map(|c| match st.cards[c.0 as usize].loc {
+                Loc::Hand { .. } => Some(super::then::describe_loc(game, *c)),
                 Loc::Pile(_) => None,
-            })
-            .collect();
-        let message = match holder {
-            Some(seat) => format!(
-                "{} holds {} {face} (slots {}): write `slot {}` instead of `{face}` to say which",
-                st.players[seat.index()],
-                cards.len(),
-                and_list(&slots),
-                slots.first().map_or("N", String::as_str)
-            ),
-            None => {
-                let table = &self.game.table;
-                let places: Vec<String> = cards
-                    .iter()
-                    .map(|c| match st.cards[c.0 as usize].loc {
-                        Loc::Pile(p) if Some(p) == table.discard_pile => "the discard pile".into(),
-                        Loc::Pile(p) if Some(p) == table.draw_pile => "the draw pile".into(),
-                        Loc::Pile(p) => format!("the pile `{}`", table.piles[p.0 as usize].name),
-                        Loc::Hand { .. } => super::then::describe_loc(&self.game, *c),
-                    })
-                    .fold(Vec::<(String, usize)>::new(), |mut groups, place| {
-                        match groups.iter_mut().find(|(p, _)| *p == place) {
-                            Some((_, n)) => *n += 1,
-                            None => groups.push((place, 1)),
-                        }
-                        groups
-                    })
-                    .into_iter()
-                    .map(|(place, n)| match n {
-                        1 => place,
-                        n => format!("{n} in {place}"),
-                    })
-                    .collect();
-                let example = cards.iter().find_map(|c| match st.cards[c.0 as usize].loc {
-                    Loc::Hand { .. } => Some(super::then::describe_loc(&self.game, *c)),
-                    Loc::Pile(_) => None,
-                });
-                match example {
-                    Some(example) => format!(
-                        "there are {} {face} ({}): write the slot (`{example}`) instead of `{face}` to say which",
-                        cards.len(),
-                        and_list(&places)
-                    ),
-                    None => format!(
-                        "there are {} {face} ({}): this step does not say which",
-                        cards.len(),
-                        and_list(&places)
-                    ),
-                }
+            });
+            match example {
+                Some(example) => format!(
+                    "there are {} {face} ({}): write the slot (`{example}`) instead of `{face}` to say which",
+                    cards.len(),
+                    and_list(&places)
+                ),
+                None => format!(
+                    "there are {} {face} ({}): this step does not say which",
+                    cards.len(),
+                    and_list(&places)
+                ),
             }
-        };
-        Failure::at(step, message)
+        }
     }
+}
 
+impl Run<'_> {
     pub(super) fn value_text(&self, v: &Value) -> String {
         let st = &self.game.state;
         match v {

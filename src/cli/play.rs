@@ -1,0 +1,206 @@
+//! `deckspec play`: one person against the variant's bots, at a terminal or through a pipe (one
+//! command per line, plain output: how QA scripts and the tests drive it), optionally recorded
+//! as a scenario (`--record`).
+
+use super::{EXIT_BROKEN, EXIT_OK, render};
+use crate::kernel::Seat;
+use crate::play::{Reply, Session, Setup};
+use crate::script::Variant;
+use std::io::BufRead;
+use std::path::PathBuf;
+
+/// The arguments of `deckspec play`.
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// The variant to play.
+    pub variant: String,
+    /// Players at the table, you included.
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
+    /// Your name at the table.
+    #[arg(long, default_value = "you")]
+    pub me: String,
+    /// The computer seats: one level for all, or one per seat after yours.
+    #[arg(long, value_name = "LEVEL[,LEVEL…]", default_value = "medium")]
+    pub bots: String,
+    /// The seed: the same seed deals the same game (default 0).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// A house rule, `name=value` (repeatable).
+    #[arg(long = "house-rule", value_name = "NAME=VALUE")]
+    pub house_rules: Vec<String>,
+    /// Write the game, when it ends or on `quit`, as a scenario that replays it.
+    #[arg(long, value_name = "FILE.feature")]
+    pub record: Option<PathBuf>,
+    /// The folder holding the variants.
+    #[arg(long, default_value = "rules", value_name = "DIR")]
+    pub rules: PathBuf,
+}
+
+/// Bot names for the other seats.
+const NAMES: [&str; 8] = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"];
+
+fn setup<'v>(args: &PlayArgs, variant: &'v Variant) -> Result<Setup<'v>, String> {
+    let range = variant.table().players;
+    if !range.contains(args.players) {
+        return Err(format!(
+            "--players: {} is for {range} players, not {}",
+            variant.name, args.players
+        ));
+    }
+    if args.players > NAMES.len() + 1 {
+        return Err(format!(
+            "--players: play seats at most {} players",
+            NAMES.len() + 1
+        ));
+    }
+    let me = args.me.trim();
+    if me.is_empty() || !me.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return Err(format!(
+            "--me: `{me}` is not a name (letters, digits and _)"
+        ));
+    }
+    let mut players = vec![me.to_string()];
+    players.extend(
+        NAMES
+            .iter()
+            .filter(|n| **n != me)
+            .take(args.players - 1)
+            .map(|n| n.to_string()),
+    );
+    let levels: Vec<&str> = args.bots.split(',').map(str::trim).collect();
+    let bots = args.players - 1;
+    let levels: Vec<String> = match levels.len() {
+        1 => std::iter::once(String::new())
+            .chain(std::iter::repeat_n(levels[0].to_string(), bots))
+            .collect(),
+        n if n == bots => std::iter::once(String::new())
+            .chain(levels.iter().map(|l| l.to_string()))
+            .collect(),
+        n => {
+            return Err(format!(
+                "--bots names {n} levels for {bots} computer seats: give one level or one per seat"
+            ));
+        }
+    };
+    let book = variant.bots.as_ref().ok_or_else(|| {
+        format!(
+            "{} has no computer players (no bots.yaml): it cannot be played here yet",
+            variant.name
+        )
+    })?;
+    for level in levels.iter().skip(1) {
+        if !book.levels().any(|l| l == level) {
+            let known: Vec<&str> = book.levels().collect();
+            return Err(format!(
+                "--bots: {} has no `{level}` level: its levels are {}",
+                variant.name,
+                known.join(", ")
+            ));
+        }
+    }
+    let mut house = Vec::new();
+    let mut house_text = Vec::new();
+    for rule in &args.house_rules {
+        let (name, value) = super::simulate::parse_house_rule(rule)?;
+        let Some(i) = variant.table().house_rule(&name) else {
+            return Err(format!(
+                "--house-rule: {} has no house rule `{name}`",
+                variant.name
+            ));
+        };
+        variant
+            .table()
+            .check_house_rule(i, &value)
+            .map_err(|e| format!("--house-rule {name}: {e:?}"))?;
+        house_text.push((
+            name.clone(),
+            rule.split_once('=').map_or("", |p| p.1).trim().to_string(),
+        ));
+        house.push((name, value));
+    }
+    Ok(Setup {
+        variant,
+        players,
+        me: Seat(0),
+        levels,
+        seed: args.seed,
+        house,
+        house_text,
+    })
+}
+
+pub(super) fn play(args: PlayArgs) -> i32 {
+    let variant = match Variant::load_named(&args.rules, &args.variant) {
+        Ok(v) => v,
+        Err(e) => {
+            err!("{}", render(&e));
+            return EXIT_BROKEN;
+        }
+    };
+    if let Some(file) = &args.record
+        && let Err(e) = super::writable("--record", file)
+    {
+        errln!("error: {e}");
+        return EXIT_BROKEN;
+    }
+    let mut session = match setup(&args, &variant).and_then(Session::new) {
+        Ok(s) => s,
+        Err(e) => {
+            errln!("error: {e}");
+            return EXIT_BROKEN;
+        }
+    };
+    let names = session.game.state.players.join(", ");
+    outln!(
+        "{} · seed {} · players {names} · `help` lists what you can do",
+        variant.name,
+        args.seed
+    );
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        out!("{}", session.new_events());
+        if session.is_over() {
+            break;
+        }
+        out!("{}", session.screen());
+        out!("> ");
+        let Some(Ok(line)) = lines.next() else {
+            outln!();
+            break;
+        };
+        outln!("{}", line.trim());
+        match session.command(&line) {
+            Ok(Reply::Quit) => break,
+            Ok(Reply::Moved) => {}
+            Ok(Reply::Text(text)) => out!(
+                "{text}{}",
+                if text.ends_with('\n') || text.is_empty() {
+                    ""
+                } else {
+                    "\n"
+                }
+            ),
+            Err(e) => outln!("error: {e}"),
+        }
+    }
+    out!("{}", session.result());
+    if let Some(file) = &args.record {
+        let command: Vec<String> = std::env::args()
+            .enumerate()
+            .map(|(i, a)| if i == 0 { "deckspec".to_string() } else { a })
+            .collect();
+        let header = format!(
+            "Recorded by: {}\nSeed {}. Replay it with deckspec test.",
+            command.join(" "),
+            args.seed
+        );
+        if let Err(e) = std::fs::write(file, session.recording(&header)) {
+            errln!("error: cannot write {}: {e}", file.display());
+            return EXIT_BROKEN;
+        }
+        outln!("recorded in {}", file.display());
+    }
+    EXIT_OK
+}
