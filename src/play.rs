@@ -244,6 +244,21 @@ impl<'v> Session<'v> {
         ))
     }
 
+    /// The person's legal actions now, as commands (`replace slot 2`).
+    pub fn commands(&self) -> Vec<String> {
+        let me = &self.game.state.players[self.me.index()];
+        let prefix = format!("{me} does ");
+        self.game
+            .legal_actions(self.variant)
+            .into_iter()
+            .filter(|a| a.seat == self.me)
+            .map(|a| {
+                let text = crate::record::action_step(&self.game, &a);
+                text.strip_prefix(&prefix).unwrap_or(&text).to_string()
+            })
+            .collect()
+    }
+
     /// The legal actions of the person now, each with its doc from `variant.yaml`.
     pub fn help(&self) -> String {
         let mut out = String::new();
@@ -442,14 +457,23 @@ fn event_text(event: &serde_json::Value) -> String {
 fn value_text(value: &serde_json::Value) -> String {
     use serde_json::Value as J;
     match value {
-        J::Object(map)
-            if map.contains_key("rank")
-                || (map.len() == 1 && map.contains_key("id") && looks_like_card_id(&map["id"])) =>
-        {
-            serde_json::from_value::<CardView>(value.clone())
+        // A card: its face or `??`, then whatever else the event says of it.
+        J::Object(map) if map.get("id").is_some_and(looks_like_card_id) => {
+            let card = serde_json::from_value::<CardView>(value.clone())
                 .map(|c| card_text(&Some(c)))
-                .unwrap_or_else(|_| value.to_string())
+                .unwrap_or_else(|_| "??".to_string());
+            let extra: Vec<String> = map
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "id" | "rank" | "suit" | "value"))
+                .map(|(k, v)| format!("{k} {}", value_text(v)))
+                .collect();
+            if extra.is_empty() {
+                card
+            } else {
+                format!("{card} ({})", extra.join(", "))
+            }
         }
+        // A player.
         J::Object(map) if map.len() == 1 && map.contains_key("id") => map["id"]
             .as_str()
             .map_or_else(|| value.to_string(), str::to_string),

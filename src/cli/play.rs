@@ -6,8 +6,93 @@ use super::{EXIT_BROKEN, EXIT_OK, render};
 use crate::kernel::Seat;
 use crate::play::{Reply, Session, Setup};
 use crate::script::Variant;
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal};
 use std::path::PathBuf;
+
+/// How long each event line waits on a terminal, so that the bots' moves can be followed.
+const EVENT_DELAY: std::time::Duration = std::time::Duration::from_millis(120);
+
+/// Tab completion of the commands legal now (`help`'s list) and the session's own words.
+struct Completion {
+    commands: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+}
+
+impl rustyline::completion::Completer for Completion {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let typed = line.get(..pos).unwrap_or(line);
+        let matches = self
+            .commands
+            .borrow()
+            .iter()
+            .filter(|c| c.starts_with(typed))
+            .cloned()
+            .collect();
+        Ok((0, matches))
+    }
+}
+
+impl rustyline::hint::Hinter for Completion {
+    type Hint = String;
+}
+impl rustyline::highlight::Highlighter for Completion {}
+impl rustyline::validate::Validator for Completion {}
+impl rustyline::Helper for Completion {}
+
+/// Where commands come from: a line editor with history and completion on a terminal, plain
+/// lines otherwise.
+enum Input {
+    Terminal(
+        Box<rustyline::Editor<Completion, rustyline::history::DefaultHistory>>,
+        std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+    ),
+    Pipe(std::io::Lines<std::io::StdinLock<'static>>),
+}
+
+impl Input {
+    fn open() -> Input {
+        if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+            let commands = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+            if let Ok(mut editor) = rustyline::Editor::new() {
+                editor.set_helper(Some(Completion {
+                    commands: commands.clone(),
+                }));
+                return Input::Terminal(Box::new(editor), commands);
+            }
+        }
+        Input::Pipe(std::io::stdin().lock().lines())
+    }
+
+    fn is_terminal(&self) -> bool {
+        matches!(self, Input::Terminal(..))
+    }
+
+    /// The next command, or `None` at the end of input (or Ctrl-D / Ctrl-C on a terminal).
+    fn read(&mut self, session: &Session) -> Option<String> {
+        match self {
+            Input::Terminal(editor, commands) => {
+                let mut words: Vec<String> = session.commands();
+                words.extend(["wait", "undo", "help", "quit"].map(String::from));
+                *commands.borrow_mut() = words;
+                let line = editor.readline("> ").ok()?;
+                let _ = editor.add_history_entry(line.as_str());
+                Some(line)
+            }
+            Input::Pipe(lines) => {
+                out!("> ");
+                let line = lines.next()?.ok()?;
+                outln!("{}", line.trim());
+                Some(line)
+            }
+        }
+    }
+}
 
 /// The arguments of `deckspec play`.
 #[derive(clap::Args, Debug)]
@@ -157,20 +242,22 @@ pub(super) fn play(args: PlayArgs) -> i32 {
         variant.name,
         args.seed
     );
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = Input::open();
     loop {
-        out!("{}", session.new_events());
+        for line in session.new_events().lines() {
+            outln!("{line}");
+            if input.is_terminal() {
+                std::thread::sleep(EVENT_DELAY);
+            }
+        }
         if session.is_over() {
             break;
         }
         out!("{}", session.screen());
-        out!("> ");
-        let Some(Ok(line)) = lines.next() else {
+        let Some(line) = input.read(&session) else {
             outln!();
             break;
         };
-        outln!("{}", line.trim());
         match session.command(&line) {
             Ok(Reply::Quit) => break,
             Ok(Reply::Moved) => {}
