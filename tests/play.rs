@@ -205,3 +205,40 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn play_checks_its_arguments_before_dealing() {
+    for (args, message) in [
+        (
+            &["play", "cambia", "--players", "9"][..],
+            "error: --players: cambia is for 2 to 7 players, not 9\n",
+        ),
+        (
+            &["play", "cambia", "--bots", "godlike"][..],
+            "error: --bots: cambia has no `godlike` level: its levels are easy, medium, hard, expert\n",
+        ),
+        (
+            &[
+                "play",
+                "cambia",
+                "--players",
+                "3",
+                "--bots",
+                "easy,hard,expert",
+            ][..],
+            "error: --bots names 3 levels for 2 computer seats: give one level or one per seat\n",
+        ),
+        (
+            &["play", "cambia", "--house-rule", "penalty_draw_count=two"][..],
+            "error: --house-rule: house rule `penalty_draw_count` takes an integer, not `two`\n",
+        ),
+        (
+            &["play", "cambia", "--me", "a b"][..],
+            "error: --me: `a b` is not a name (letters, digits and _)\n",
+        ),
+    ] {
+        let run = deckspec(args);
+        assert_eq!((run.code, run.stderr.as_str()), (2, message), "{args:?}");
+        assert_eq!(run.stdout, "");
+    }
+}

@@ -176,7 +176,9 @@ fn setup<'v>(args: &PlayArgs, variant: &'v Variant) -> Result<Setup<'v>, String>
     })?;
     for level in levels.iter().skip(1) {
         if !book.levels().any(|l| l == level) {
-            let known: Vec<&str> = book.levels().collect();
+            let mut known: Vec<&str> = book.levels().collect();
+            let rank = |l: &str| crate::script::bots::LEVELS.iter().position(|x| *x == l);
+            known.sort_by_key(|l| rank(l));
             return Err(format!(
                 "--bots: {} has no `{level}` level: its levels are {}",
                 variant.name,
@@ -197,7 +199,14 @@ fn setup<'v>(args: &PlayArgs, variant: &'v Variant) -> Result<Setup<'v>, String>
         variant
             .table()
             .check_house_rule(i, &value)
-            .map_err(|e| format!("--house-rule {name}: {e:?}"))?;
+            .map_err(|e| match e {
+                crate::kernel::HouseRuleProblem::Type { expected } => {
+                    format!("--house-rule: house rule `{name}` takes {expected}, not `{value}`")
+                }
+                crate::kernel::HouseRuleProblem::Range { reason } => {
+                    format!("--house-rule: house rule `{name}` {reason}")
+                }
+            })?;
         house_text.push((
             name.clone(),
             rule.split_once('=').map_or("", |p| p.1).trim().to_string(),
