@@ -246,16 +246,11 @@ impl<'v> Session<'v> {
 
     /// The person's legal actions now, as commands (`replace slot 2`).
     pub fn commands(&self) -> Vec<String> {
-        let me = &self.game.state.players[self.me.index()];
-        let prefix = format!("{me} does ");
         self.game
             .legal_actions(self.variant)
             .into_iter()
             .filter(|a| a.seat == self.me)
-            .map(|a| {
-                let text = crate::record::action_step(&self.game, &a);
-                text.strip_prefix(&prefix).unwrap_or(&text).to_string()
-            })
+            .map(|a| crate::record::action_command(&self.game, &a))
             .collect()
     }
 
@@ -272,13 +267,8 @@ impl<'v> Session<'v> {
             out.push_str("you have no legal action now: `wait` runs the clock to the next timer\n");
         } else {
             out.push_str("you can do:\n");
-            let me = &self.game.state.players[self.me.index()];
             for action in &mine {
-                let text = crate::record::action_step(&self.game, action);
-                let command = text
-                    .strip_prefix(&format!("{me} does "))
-                    .unwrap_or(&text)
-                    .to_string();
+                let command = crate::record::action_command(&self.game, action);
                 let doc = self
                     .variant
                     .action_docs

@@ -254,11 +254,20 @@ fn and_list(items: &[&str]) -> String {
     }
 }
 
-/// `ann does swap slot 0 and bob's slot 1`, as the game stood before the action.
+/// `ann does swap slot 0 bob's slot 1`, as the game stood before the action.
 pub fn action_step(game: &Game, action: &Action) -> String {
+    format!(
+        "{} does {}",
+        game.state.players[action.seat.index()],
+        action_command(game, action)
+    )
+}
+
+/// The action as its player types it (`swap slot 0 bob's slot 1`): the step after `does`.
+pub fn action_command(game: &Game, action: &Action) -> String {
     let st = &game.state;
     let name = |s: Seat| st.players[s.index()].as_str();
-    let mut text = format!("{} does {}", name(action.seat), action.name);
+    let mut text = action.name.to_string();
     for arg in &action.args {
         text.push(' ');
         match arg {

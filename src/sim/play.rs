@@ -256,7 +256,7 @@ fn seated_game(
                         Ok(()) => acted = true,
                         Err(RuleError::Refused(reason)) => stats.refusals.push(Refusal {
                             seat: seat.index(),
-                            action: describe(&action, &game),
+                            action: crate::record::action_command(&game, &action),
                             reason,
                         }),
                         Err(error) => return Err(SimError::Rules { seed, error }),
@@ -311,29 +311,6 @@ fn seated_game(
         r.finish(&game, &title, "{HEADER}", &summary.scores);
     }
     Ok((summary, stats))
-}
-
-/// An action as a scenario would write it: `swap slot 2`, `snap 7H`, `look seat 2's slot 1`.
-fn describe(action: &crate::kernel::Action, game: &Game) -> String {
-    use crate::kernel::Arg;
-    let mut text = action.name.to_string();
-    for arg in &action.args {
-        text.push(' ');
-        match arg {
-            Arg::Word(w) => text.push_str(w),
-            Arg::Int(n) => text.push_str(&n.to_string()),
-            Arg::Float(x) => text.push_str(&x.to_string()),
-            Arg::Card(c) => text.push_str(&game.state.face(*c).to_string()),
-            Arg::Slot { seat, slot } if *seat == action.seat => {
-                text.push_str(&format!("slot {slot}"))
-            }
-            Arg::Slot { seat, slot } => {
-                text.push_str(&format!("seat {}'s slot {slot}", seat.index()))
-            }
-            Arg::Drawn => text.push_str("drawn"),
-        }
-    }
-    text
 }
 
 /// One random step: 1 if an action was taken, 0 if a timer ran out; stuck or a fault is an error.

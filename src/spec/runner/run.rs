@@ -490,31 +490,7 @@ impl Run<'_> {
         player: &Name,
         call: &ActionCall,
     ) -> Result<Action, Failure> {
-        let seat = self.seat(player);
-        let args = call
-            .args
-            .iter()
-            .map(|a| {
-                Ok(match &a.node {
-                    ArgExpr::Word(w) => Arg::Word(w.clone()),
-                    ArgExpr::Number(n) => match n.parse::<i64>() {
-                        Ok(i) => Arg::Int(i),
-                        Err(_) => Arg::Float(n.parse().unwrap_or(0.0)),
-                    },
-                    ArgExpr::Card(face) => Arg::Card(self.card(step, *face, Some(seat))?),
-                    ArgExpr::Slot { owner, slot } => Arg::Slot {
-                        seat: owner.as_ref().map_or(seat, |o| self.seat(o)),
-                        slot: *slot,
-                    },
-                    ArgExpr::Drawn => Arg::Drawn,
-                })
-            })
-            .collect::<Result<Vec<_>, Failure>>()?;
-        Ok(Action {
-            seat,
-            name: call.name.node.as_str().into(),
-            args,
-        })
+        action_for(&self.game, self.seat(player), call).map_err(|e| Failure::at(step, e))
     }
 
     pub(super) fn seat_bot(
