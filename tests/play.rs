@@ -4,16 +4,16 @@
 //! random commands records a scenario that replays (property test, through the library).
 
 mod common;
+#[path = "common/replay.rs"]
+mod replay;
 use common::deckspec;
 use deckspec::play::{Reply, Session, Setup};
-use deckspec::scenarios::ScriptProvider;
 use deckspec::script::Variant;
-use deckspec::spec::suite::{self, Filter, Outcome};
 use proptest::prelude::*;
+use replay::replay_problems;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 
 /// The commands a `help` reply lists (`  replace slot 2    The drawn card …`).
 fn commands(help: &[String]) -> Vec<String> {
@@ -191,18 +191,8 @@ proptest! {
             session.recording("property test")
         })
         .unwrap();
-        let provider = ScriptProvider::new(&rules);
-        let result = deckspec::sim::on_script_thread(|| {
-            suite::run_file("played.feature", Arc::new(text.clone()), &provider, &Filter::default())
-        })
-        .unwrap();
-        let problems: Vec<String> = result.diagnostics().iter().map(|d| d.short()).collect();
-        prop_assert!(problems.is_empty(), "{:?}\n{}", problems, text);
-        for s in &result.scenarios {
-            if let Outcome::Failed(f) = &s.outcome {
-                prop_assert!(false, "{}\n{}", result.failure_diagnostic(f).short(), text);
-            }
-        }
+        let problems = replay_problems(&text);
+        prop_assert!(problems.is_empty(), "{}\n{}", problems.join("\n"), text);
     }
 }
 

@@ -3,14 +3,14 @@
 //! Then fails at that line; and for random seeds, every recording replays (property test).
 
 mod common;
+#[path = "common/replay.rs"]
+mod replay;
 use common::deckspec;
-use deckspec::scenarios::ScriptProvider;
 use deckspec::script::Variant;
 use deckspec::sim::{Seating, record_game};
-use deckspec::spec::suite::{self, Filter, Outcome};
 use proptest::prelude::*;
+use replay::replay_problems;
 use std::path::Path;
-use std::sync::Arc;
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("deckspec-record-{name}-{}", std::process::id()));
@@ -130,19 +130,8 @@ proptest! {
         let text = deckspec::sim::on_script_thread(|| record_game(&loaded, &seats, seed, &[], &[], "property test"))
             .unwrap()
             .unwrap_or_else(|e| panic!("{variant} seed {seed}: {e}"));
-        let provider = ScriptProvider::new(&rules);
-        let result = deckspec::sim::on_script_thread(|| {
-            suite::run_file("recorded.feature", Arc::new(text.clone()), &provider, &Filter::default())
-        })
-        .unwrap();
-        let problems: Vec<String> = result.diagnostics().iter().map(|d| d.short()).collect();
-        prop_assert!(problems.is_empty(), "{:?}\n{}", problems, text);
-        for s in &result.scenarios {
-            if let Outcome::Failed(f) = &s.outcome {
-                prop_assert!(false, "{}\n{}", result.failure_diagnostic(f).short(), text);
-            }
-        }
-        prop_assert_eq!(result.scenarios.len(), 1);
+        let problems = replay_problems(&text);
+        prop_assert!(problems.is_empty(), "{}\n{}", problems.join("\n"), text);
     }
 }
 
