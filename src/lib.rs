@@ -6,6 +6,7 @@
 //! - [`scenarios`]: running scenario files against script variants (`ScriptProvider`).
 //! - [`play`]: a play-test session, a person against bots (`deckspec play`).
 //! - [`record`]: a played game written as a scenario file that replays it.
+//! - [`serve`]: `deckspec serve`, games hosted over HTTP and WebSocket with a SQLite store.
 //! - [`sim`]: studies of many seeded games with computer seats, and their summaries.
 //! - [`command_line`]: the `deckspec` program itself.
 //!
@@ -106,6 +107,7 @@ pub mod record;
 mod report;
 pub mod scenarios;
 pub mod script;
+pub mod serve;
 pub mod sim;
 pub mod spec;
 mod suggest;

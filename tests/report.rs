@@ -6,31 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "common/browser.rs"]
+mod browser;
+
 fn chromium() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("CHROMIUM") {
-        return Some(PathBuf::from(path));
-    }
-    let found = ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let out = Command::new("which").arg(name).output().ok()?;
-            out.status
-                .success()
-                .then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
-        });
-    if found.is_none() {
-        assert!(
-            std::env::var_os("DECKSPEC_REQUIRE_CHROMIUM").is_none(),
-            "DECKSPEC_REQUIRE_CHROMIUM is set but no chromium is installed (apt-get install chromium, or set CHROMIUM=/path/to/it)"
-        );
-        // Straight to the terminal: the test harness captures `eprintln!`.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED the HTML report tests: no chromium installed (apt-get install chromium)"
-        );
-    }
-    found
+    browser::chromium("the HTML report tests")
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -6,6 +6,7 @@ mod out;
 mod check;
 mod info;
 mod play;
+mod serve;
 mod simulate;
 
 pub use simulate::{MergeArgs, SimulateArgs};
@@ -57,6 +58,9 @@ pub enum Command {
     Info(info::InfoArgs),
     /// Play a variant against its bots: at a terminal, or one command per line through a pipe.
     Play(play::PlayArgs),
+    /// Host tables over HTTP and WebSocket: people in a browser (at `/`) and programs play any
+    /// variant, with bots; every table is kept in a SQLite file and survives a restart.
+    Serve(serve::ServeArgs),
 }
 
 /// The arguments of `deckspec test`.
@@ -92,6 +96,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Check { paths, rules } => check::check(&paths, rules.as_deref()),
         Command::Info(args) => info::info(&args),
         Command::Play(args) => play::play(args),
+        Command::Serve(args) => serve::serve(args),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Merge(args) => simulate::merge(args),
     }
