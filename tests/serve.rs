@@ -567,7 +567,7 @@ fn a_killed_server_restarts_on_the_same_database_and_the_game_goes_on() {
 
     let server = TestServer::start(&db);
     assert!(
-        server.banner.contains("1 tables restored"),
+        server.banner.contains("1 table restored"),
         "{}",
         server.banner
     );
@@ -596,25 +596,57 @@ fn a_saved_game_that_no_longer_loads_is_reported_not_dropped() {
     let (table, seats) = server.table(json!({
         "variant": "cambia", "players": ["ann"], "bots": ["easy"], "seed": 3,
     }));
+    let (damaged, _) = server.table(json!({
+        "variant": "recall", "players": ["ann"], "bots": ["easy"], "seed": 3,
+    }));
     server.kill();
+    // A saved game that does not fit its rules (written by other rules, or damaged).
+    let store = rusqlite::Connection::open(&db).unwrap();
+    let game: String = store
+        .query_row("SELECT game FROM tables WHERE id = ?1", [&damaged], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    let mut game: Json = serde_json::from_str(&game).unwrap();
+    game["state"]["phase"] = json!(99);
+    store
+        .execute(
+            "UPDATE tables SET game = ?2 WHERE id = ?1",
+            [&damaged, &game.to_string()],
+        )
+        .unwrap();
+    drop(store);
     std::fs::remove_dir_all(rules.join("cambia")).unwrap();
     let server = TestServer::start_with(&db, &rules);
     assert!(
         server.banner.contains("0 tables restored from")
-            && server.banner.contains("(1 could not be)"),
+            && server.banner.contains("(2 could not be)"),
         "{}",
         server.banner
     );
     let (_, tables) = server.get("/tables");
-    assert_eq!(
-        tables,
-        json!([{
+    let mut want = vec![
+        json!({
             "table": table,
             "variant": "cambia",
             "status": "unloadable",
             "problem": "its variant `cambia` is not among the rules that load",
-        }])
-    );
+        }),
+        json!({
+            "table": damaged,
+            "variant": "recall",
+            "status": "unloadable",
+            "problem": "the saved game does not fit recall's rules: phase #99 (the rules have 6 phases)",
+        }),
+    ];
+    want.sort_by_key(|t| t["table"].as_str().unwrap().to_string());
+    assert_eq!(tables, json!(want));
+    let reported = std::time::Instant::now();
+    let line = format!("table {damaged} could not be restored: the saved game does not fit");
+    while !server.stderr().contains(&line) {
+        assert!(reported.elapsed() < server::PATIENCE, "{}", server.stderr());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let mut ann = server.connect(&table, seats["ann"].as_str().unwrap());
     assert_eq!(
         ann.recv().unwrap()["message"],
@@ -622,22 +654,17 @@ fn a_saved_game_that_no_longer_loads_is_reported_not_dropped() {
             "table `{table}` could not be restored: its variant `cambia` is not among the rules that load"
         )
     );
-    // The row is kept: with the variant back, the table is back.
+    // The rows are kept: with the variant back, its table is back.
     drop(server);
     copy_dir(std::path::Path::new("rules/cambia"), &rules.join("cambia"));
     let server = TestServer::start_with(&db, &rules);
     assert!(
-        server.banner.contains("1 tables restored"),
+        server.banner.contains("1 table restored") && server.banner.contains("(1 could not be)"),
         "{}",
         server.banner
     );
-    let waited = std::time::Instant::now();
-    let stderr = server.stderr();
-    assert!(
-        !stderr.contains("could not be restored"),
-        "{stderr} after {:?}",
-        waited.elapsed()
-    );
+    let mut ann = server.connect(&table, seats["ann"].as_str().unwrap());
+    ann.recv_type("private_sync_state", &mut Vec::new());
 }
 
 fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
@@ -651,4 +678,38 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
+}
+
+/// The README's list of messages per variant is generated from `variant.yaml`, never kept by
+/// hand: this test compares it (`UPDATE_EXPECT=1` rewrites it).
+#[test]
+fn the_readme_lists_every_variants_messages_as_generated() {
+    const BEGIN: &str = "<!-- messages: generated from variant.yaml by tests/serve.rs (UPDATE_EXPECT=1 cargo test --test serve rewrites it) -->\n";
+    const END: &str = "<!-- end of messages -->";
+    let rules = std::path::Path::new("rules");
+    let variants: Vec<deckspec::script::Variant> = deckspec::script::variant_names(rules)
+        .iter()
+        .map(|name| deckspec::script::Variant::load_named(rules, name).unwrap())
+        .collect();
+    let tables: Vec<_> = variants
+        .iter()
+        .map(|v| (&**v.table(), &v.action_docs))
+        .collect();
+    let generated = deckspec::serve::protocol::markdown(&tables);
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let start = readme
+        .find(BEGIN)
+        .expect("the README has the messages marker")
+        + BEGIN.len();
+    let end = readme[start..].find(END).expect("the end marker") + start;
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        let updated = format!("{}{generated}{}", &readme[..start], &readme[end..]);
+        std::fs::write("README.md", updated).unwrap();
+        return;
+    }
+    assert_eq!(
+        readme[start..end],
+        generated,
+        "the README's message list is stale: UPDATE_EXPECT=1 cargo test --test serve"
+    );
 }

@@ -44,9 +44,12 @@ pub fn serve(args: ServeArgs) -> i32 {
             );
         }
         outln!(
-            "deckspec serve: {} · {} tables restored from {db}{}",
+            "deckspec serve: {} · {} restored from {db}{}",
             startup.variants.join(", "),
-            startup.restored,
+            match startup.restored {
+                1 => "1 table".to_string(),
+                n => format!("{n} tables"),
+            },
             if startup.unloadable.is_empty() {
                 String::new()
             } else {

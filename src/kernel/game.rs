@@ -197,6 +197,15 @@ pub enum NewGameError {
         /// The variant of the table given to `Game::restore`.
         loaded: String,
     },
+    /// `Game::restore` was given a saved game that does not fit the table (written under
+    /// other rules, or damaged); the text says what does not fit.
+    #[error("the saved game does not fit {variant}'s rules: {reason}")]
+    DoesNotFit {
+        /// The variant.
+        variant: String,
+        /// What does not fit.
+        reason: String,
+    },
 }
 
 /// An empty game with no players and no cards: a cheap placeholder (`std::mem::take`).
@@ -293,8 +302,10 @@ impl Game {
     }
 
     /// The game a [`SavedGame`] holds, with the variant's table; [`NewGameError::WrongVariant`] if
-    /// the save is of another variant. The table should be the one the game was saved with: a
-    /// changed `variant.yaml` may not fit the saved state.
+    /// the save is of another variant, [`NewGameError::DoesNotFit`] if its state does not fit the
+    /// table (phases, piles, variables, house rules, timers, seats or cards that the table does
+    /// not have: a save from older rules, or a damaged one). A saved game is input like any
+    /// other: nothing in it is trusted.
     pub fn restore(table: Arc<Table>, saved: SavedGame) -> Result<Game, NewGameError> {
         if saved.variant != table.variant {
             return Err(NewGameError::WrongVariant {
@@ -302,6 +313,14 @@ impl Game {
                 loaded: table.variant.clone(),
             });
         }
+        saved
+            .state
+            .check_fits(&table)
+            .and_then(|()| saved.state.check_conservation())
+            .map_err(|reason| NewGameError::DoesNotFit {
+                variant: table.variant.clone(),
+                reason,
+            })?;
         Ok(Game {
             table,
             state: saved.state,

@@ -600,7 +600,83 @@ impl GameState {
         Some(holder)
     }
 
-    /// Check that every card is in exactly one place and the locations agree with the zones.
+    /// Whether this state fits the table: its seats, hands, piles, phase, variables, house rules
+    /// and timers are ones the table has, and every card a hand or pile holds exists. The text
+    /// says what does not fit. (`Game::restore` checks it: a saved game is untrusted input.)
+    pub fn check_fits(&self, table: &Table) -> Result<(), String> {
+        let players = self.players.len();
+        if players < table.players.min || players > table.players.max {
+            return Err(format!(
+                "{players} players (the rules allow {})",
+                table.players
+            ));
+        }
+        let count = |what: &str, found: usize, want: usize| {
+            if found == want {
+                Ok(())
+            } else {
+                Err(format!("{found} {what}, the rules have {want}"))
+            }
+        };
+        count("hands", self.hands.len(), players)?;
+        count("piles", self.piles.len(), table.piles.len())?;
+        count("house rules", self.house.len(), table.house_rules.len())?;
+        count(
+            "game variables",
+            self.game_vars.len(),
+            table.game_vars.len(),
+        )?;
+        count("players' variable sets", self.player_vars.len(), players)?;
+        for vars in &self.player_vars {
+            count("player variables", vars.len(), table.player_vars.len())?;
+        }
+        if usize::from(self.phase.0) >= table.phases.len() {
+            return Err(format!(
+                "phase #{} (the rules have {} phases)",
+                self.phase.0,
+                table.phases.len()
+            ));
+        }
+        if let Some(seat) = self.current
+            && seat.index() >= players
+        {
+            return Err(format!("the current player is seat {}", seat.0));
+        }
+        for timer in &self.timers {
+            if !table.timers.contains(&timer.name) {
+                return Err(format!("a timer `{}` the rules do not have", timer.name));
+            }
+            if timer.seat.is_some_and(|s| s.index() >= players) {
+                return Err(format!(
+                    "the timer `{}` is for a seat that does not exist",
+                    timer.name
+                ));
+            }
+        }
+        if self.cards.len() > usize::from(u16::MAX) {
+            return Err(format!("{} cards", self.cards.len()));
+        }
+        let in_range = |card: &CardIdx| usize::from(card.0) < self.cards.len();
+        let all_in_range = self.hands.iter().flatten().flatten().all(in_range)
+            && self.piles.iter().flatten().all(in_range);
+        if !all_in_range {
+            return Err("a hand or pile holds a card that does not exist".into());
+        }
+        if self
+            .hands
+            .iter()
+            .any(|h| h.len() > usize::from(self.max_hand_slots))
+        {
+            return Err(format!(
+                "a hand has more than {} slots",
+                self.max_hand_slots
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every card is in exactly one place, and records that place (checked after every random
+    /// step, and when a saved game is restored).
     pub fn check_conservation(&self) -> Result<(), String> {
         let mut seen = vec![false; self.cards.len()];
         let mut visit = |card: CardIdx, loc: Loc| -> Result<(), String> {

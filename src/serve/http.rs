@@ -161,7 +161,11 @@ async fn connect(
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let token = query.get("token").cloned().unwrap_or_default();
+    // Small buffers: a table has a connection per seat, and tungstenite's defaults (128 KiB to
+    // read) would be most of a table's memory. Messages are small; bigger ones still work.
     upgrade
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(4 * 1024)
         .max_message_size(MAX_WS_MESSAGE_BYTES)
         .max_frame_size(MAX_WS_MESSAGE_BYTES)
         .on_upgrade(move |socket| connection(server, id, token, socket))

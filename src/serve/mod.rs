@@ -1,10 +1,7 @@
-//! `deckspec serve`: a host of real games. Tables of any variant over HTTP and WebSocket (seed
-//! 004's message shape), people and programs at the same table as the variant's bots, every
-//! accepted action committed to SQLite before its events go out, and a browser table at `/`.
-//!
-//! The server is a host of `kernel::Game` like any other: the kernel renders each seat's events
-//! and view, the rules refuse what is illegal, and the server only carries messages, runs the
-//! clock, asks bots, and keeps the store.
+//! `deckspec serve`: a host of real games. Tables of any variant over HTTP and WebSocket (the
+//! message shape of the "Socket command actions" document), people and programs at the same
+//! table as the variant's bots, every accepted action committed to SQLite before its events go
+//! out, and a browser table at `/`.
 
 mod http;
 pub mod protocol;
@@ -221,8 +218,8 @@ impl Server {
         })?;
         let saved: SavedGame = serde_json::from_str(&row.game)
             .map_err(|e| fail(format!("the saved game does not read: {e}")))?;
-        let game = Game::restore(variant.table().clone(), saved)
-            .map_err(|e| fail(format!("the saved game does not fit the rules now: {e}")))?;
+        let game =
+            Game::restore(variant.table().clone(), saved).map_err(|e| fail(e.to_string()))?;
         let bots: Vec<Option<Bot>> = serde_json::from_str(&row.bots)
             .map_err(|e| fail(format!("the saved bots do not read: {e}")))?;
         if bots.len() != setup.seats.len() || game.state.player_count() != setup.seats.len() {

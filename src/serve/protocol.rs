@@ -1,14 +1,15 @@
-//! The WebSocket protocol (seed 004's shape, for every variant): a client's JSON message to a
-//! kernel `Action`, an action back to the message that sends it, and the generated list of
-//! messages per variant (`GET /variants`, the README's "Host games" section).
+//! The WebSocket protocol (the shape of the "Socket command actions" document, for every
+//! variant): a client's JSON message to a kernel `Action`, an action back to the message that
+//! sends it, and the generated list of messages per variant (`GET /variants`, the README's
+//! "Host games" section).
 //!
 //! A client sends `{"type": "action_<name>", …}`. An action's word argument (Cambia's
 //! `special skip`) is the field named after the action (`"special": "skip"`); its cards are
 //! `card` (or `card1`) and `card2`, each `{"id": "…"}` (a card's public id, as events and views
 //! show it) or `{"idx": N, "user": {"id": "<player>"}}` (a hand slot; `user` defaults to the
 //! sender), or `"drawn"` for a form that takes the drawn card. Where a form takes fewer cards
-//! than the message names, the extra ones are ignored (seed 004 sends the drawn card's id with
-//! `action_discard`, whose form takes none).
+//! than the message names, the extra ones are ignored (the "Socket command actions" document
+//! sends the drawn card's id with `action_discard`, whose form takes none).
 
 use crate::kernel::{Action, ActionDecl, Arg, ArgDomain, Game, Loc, Seat, Table};
 use serde_json::{Value as Json, json};
