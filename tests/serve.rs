@@ -346,6 +346,10 @@ fn malformed_messages_and_wrong_tokens_get_clear_errors_and_close_nothing_else()
             "`action_snap` takes a `card`",
         ),
         (
+            "{\"type\": \"action_snap\", \"card\": \"drawn\"}",
+            "`action_snap` does not take the drawn card: it takes a `card`",
+        ),
+        (
             "{\"type\": \"action_snap\", \"card\": {\"id\": \"nope\"}}",
             "no card has the id `nope` now",
         ),

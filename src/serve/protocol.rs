@@ -83,20 +83,15 @@ pub fn parse_request(game: &Game, seat: Seat, text: &str) -> Result<Request, Str
     .into_iter()
     .map_while(|c| c.filter(|c| !c.is_null()))
     .collect();
-    let form = choose_form(decl, word, cards.len())?;
+    let form = choose_form(decl, word, &cards)?;
     let mut args = Vec::with_capacity(form.len());
     let mut next_card = cards.iter();
-    for (i, domain) in form.iter().enumerate() {
+    for domain in form {
         match domain {
             ArgDomain::Word(w) => args.push(Arg::Word(w.clone())),
             ArgDomain::Drawn => {
-                let card = next_card.next().copied().unwrap_or(&Json::Null);
-                if card != "drawn" {
-                    return Err(format!(
-                        "card {} of `{kind}` is the drawn card: give it as \"drawn\"",
-                        i + 1
-                    ));
-                }
+                // `choose_form` matched it with a `"drawn"`.
+                next_card.next();
                 args.push(Arg::Drawn);
             }
             ArgDomain::OwnSlot | ArgDomain::OtherSlot | ArgDomain::AnySlot => {
@@ -121,13 +116,20 @@ fn type_list(table: &Table) -> String {
     names.join(", ")
 }
 
-/// The form the message means: its word (if the action has words) and the most cards it takes
-/// up to the number given.
+/// The form the message means: its word (if the action has words), and the most cards it takes
+/// up to the cards given, the drawn card (`"drawn"`) where the form takes it.
 fn choose_form<'d>(
     decl: &'d ActionDecl,
     word: Option<&str>,
-    cards: usize,
+    given: &[&Json],
 ) -> Result<&'d [ArgDomain], String> {
+    let cards = given.len();
+    let kinds_fit = |form: &[ArgDomain]| {
+        form.iter()
+            .filter(|d| !matches!(d, ArgDomain::Word(_)))
+            .zip(given)
+            .all(|(domain, card)| matches!(domain, ArgDomain::Drawn) == (*card == "drawn"))
+    };
     let name = &decl.name;
     let words: Vec<&str> = decl
         .forms
@@ -142,10 +144,20 @@ fn choose_form<'d>(
             Some(ArgDomain::Word(w)) => Some(w.as_str()),
             _ => None,
         };
-        form_word == word && card_count(&f.args) <= cards
+        form_word == word && card_count(&f.args) <= cards && kinds_fit(&f.args)
     });
     if let Some(form) = fitting.max_by_key(|f| card_count(&f.args)) {
         return Ok(&form.args);
+    }
+    let takes_drawn = decl
+        .forms
+        .iter()
+        .any(|f| f.args.contains(&ArgDomain::Drawn));
+    if given.iter().any(|c| **c == "drawn") && !takes_drawn {
+        return Err(format!(
+            "`action_{name}` does not take the drawn card: it takes {}",
+            card_need(decl, word)
+        ));
     }
     if !words.is_empty() {
         let mut unique = words.clone();
