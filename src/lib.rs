@@ -7,6 +7,7 @@
 //! - [`play`]: a play-test session, a person against bots (`deckspec play`).
 //! - [`record`]: a played game written as a scenario file that replays it.
 //! - [`serve`]: `deckspec serve`, games hosted over HTTP and WebSocket with a SQLite store.
+//! - [`mutate`]: mutation testing of rule scripts against their scenarios (`deckspec mutate`).
 //! - [`sim`]: studies of many seeded games with computer seats, and their summaries.
 //! - [`command_line`]: the `deckspec` program itself.
 //!
@@ -102,6 +103,7 @@ struct ReadmeExamples;
 
 mod cli;
 pub mod kernel;
+pub mod mutate;
 pub mod play;
 pub mod record;
 mod report;

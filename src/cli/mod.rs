@@ -5,6 +5,7 @@
 mod out;
 mod check;
 mod info;
+mod mutate;
 mod play;
 mod serve;
 mod simulate;
@@ -58,6 +59,9 @@ pub enum Command {
     Info(info::InfoArgs),
     /// Play a variant against its bots: at a terminal, or one command per line through a pipe.
     Play(play::PlayArgs),
+    /// Mutation testing: make small wrong versions (mutants) of each variant's rule scripts and
+    /// run its scenarios against each; report the mutants no scenario notices.
+    Mutate(mutate::MutateArgs),
     /// Host tables over HTTP and WebSocket: people in a browser (at `/`) and programs play any
     /// variant, with bots; every table is kept in a SQLite file and survives a restart.
     Serve(serve::ServeArgs),
@@ -97,6 +101,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Info(args) => info::info(&args),
         Command::Play(args) => play::play(args),
         Command::Serve(args) => serve::serve(args),
+        Command::Mutate(args) => mutate::mutate(args),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Merge(args) => simulate::merge(args),
     }

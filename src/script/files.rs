@@ -74,6 +74,9 @@ pub(crate) struct RulesRoot {
     shown: PathBuf,
     /// Resolved (symlinks followed), for containment checks.
     canonical: PathBuf,
+    /// Texts read instead of files' contents, by canonical path (a mutant of a script): the file
+    /// must still exist and pass every check.
+    overlay: std::sync::Arc<std::collections::HashMap<PathBuf, String>>,
 }
 
 impl RulesRoot {
@@ -83,7 +86,20 @@ impl RulesRoot {
         canonical.is_dir().then(|| RulesRoot {
             shown: dir.to_path_buf(),
             canonical,
+            overlay: Default::default(),
         })
+    }
+
+    /// The same root, reading these texts instead of the files at those paths (each an existing
+    /// file inside the root; others are ignored).
+    pub fn with_overlay(mut self, texts: &[(PathBuf, String)]) -> RulesRoot {
+        let overlay = texts
+            .iter()
+            .filter_map(|(path, text)| Some((path.canonicalize().ok()?, text.clone())))
+            .filter(|(path, _)| path.starts_with(&self.canonical))
+            .collect();
+        self.overlay = std::sync::Arc::new(overlay);
+        self
     }
 
     /// The folder as the user gave it, for messages.
@@ -145,6 +161,11 @@ impl RulesRoot {
     /// still cut off).
     pub fn read(&self, path: &Path, written: &str) -> Result<String, PathProblem> {
         self.check(path, written)?;
+        if !self.overlay.is_empty()
+            && let Some(text) = path.canonicalize().ok().and_then(|c| self.overlay.get(&c))
+        {
+            return Ok(text.clone());
+        }
         let unreadable = |e: std::io::Error| PathProblem::Unreadable {
             written: written.to_string(),
             message: e.to_string(),

@@ -415,9 +415,21 @@ fn is_variant_name(name: &str) -> bool {
 impl Variant {
     /// Load `rules_dir/<name>/`.
     pub fn load_named(rules_dir: &Path, name: &str) -> Result<Variant, VariantError> {
-        let root = RulesRoot::new(rules_dir).ok_or_else(|| VariantError::NoRulesFolder {
-            dir: rules_dir.display().to_string(),
-        })?;
+        Variant::load_named_with(rules_dir, name, &[])
+    }
+
+    /// Load `rules_dir/<name>/`, reading these texts instead of the files at those paths (a
+    /// mutant of a rule script, for `deckspec mutate`). Every path check still applies.
+    pub fn load_named_with(
+        rules_dir: &Path,
+        name: &str,
+        texts: &[(PathBuf, String)],
+    ) -> Result<Variant, VariantError> {
+        let root = RulesRoot::new(rules_dir)
+            .ok_or_else(|| VariantError::NoRulesFolder {
+                dir: rules_dir.display().to_string(),
+            })?
+            .with_overlay(texts);
         if !is_variant_name(name) {
             return Err(VariantError::BadName {
                 name: name.to_string(),

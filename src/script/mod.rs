@@ -10,6 +10,7 @@ pub mod error;
 pub mod files;
 mod lint;
 mod load;
+pub mod mutants;
 pub mod rulebook;
 
 pub use load::{MAX_EXTENDS_DEPTH, variant_names};
@@ -131,6 +132,15 @@ impl std::fmt::Debug for Variant {
 }
 
 impl Variant {
+    /// The rule scripts and modules it was compiled from (not its bots), each as its path and
+    /// text, sorted by path; a derived variant's list includes its bases' scripts.
+    pub fn rule_scripts(&self) -> Vec<(PathBuf, String)> {
+        let mut scripts: Vec<(PathBuf, String)> = self.sources.values().cloned().collect();
+        scripts.sort();
+        scripts.dedup();
+        scripts
+    }
+
     /// The variant's table (cards, piles, phases, actions, house rules), shared by its games.
     /// The same as `Rules::table`, without importing the trait.
     pub fn table(&self) -> &Arc<Table> {
