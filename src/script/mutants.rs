@@ -496,6 +496,24 @@ mod tests {
     }
 
     #[test]
+    fn interpolated_strings_are_read_through() {
+        // After a `${…}` the tokenizer must read text again: the comparison after it is found
+        // at its place, and nothing inside the interpolation is removed as a statement.
+        let source = "fn f(game) {\n    refuse(`${game.x} and ${y}`);\n    if a == b { c = 1; }\n}";
+        let found = mutations(source, &Vec::new());
+        let eq = found
+            .iter()
+            .find(|m| m.original == "==")
+            .expect("the == after the string");
+        assert_eq!((eq.line, eq.column), (3, 10));
+        assert!(
+            !found.iter().any(|m| m.original.starts_with("game.x")),
+            "{found:#?}"
+        );
+        assert!(found.iter().any(|m| m.kind == MutationKind::RemovedRefuse));
+    }
+
+    #[test]
     fn positions_count_characters_and_lines() {
         let source = "let s = \"é\";\nif a < b { c = 1; }";
         let m = mutations(source, &Vec::new());
