@@ -145,6 +145,29 @@ Feature: Calling Cambia, locked hands and the end of the game
       And ann did cambia
 
     @rule:CAM-LOCK-2
+    Scenario: a blind swap fails when the locked hand's card is named first
+      Given the draw pile is JC
+      And bob did draw_stockpile
+      And bob did discard
+      When bob does special swap_blind ann's slot 1 and bob's slot 0
+      Then only bob sees private_special_action_fail with special swap_blind
+      And ann holds 7S, KH, 3D, QD
+      And bob holds 4H, 6D, 2S, 8H
+      And the phase is awaiting_special
+
+    @rule:CAM-LOCK-3
+    Scenario: a King fails when the locked hand's card is named first
+      Given the draw pile is KS
+      And bob did draw_stockpile
+      And bob did discard
+      When bob does special swap_peek ann's slot 2 and bob's slot 2
+      Then only bob sees private_special_action_fail with special swap_peek
+      And bob knows 3D
+      And ann holds 7S, KH, 3D, QD
+      And bob holds 4H, 6D, 2S, 8H
+      And it is cat's turn
+
+    @rule:CAM-LOCK-2
     Scenario: a blind swap touching the locked hand fails and moves nothing
       Given the draw pile is JC
       And bob did draw_stockpile
@@ -244,6 +267,24 @@ Feature: Calling Cambia, locked hands and the end of the game
       Then the action is rejected with "the game is over"
       And bob holds 4H, 6D, 5H, 8H
       And the discard pile top is 5C
+
+    @rule:CAM-END-5
+    Scenario: at the end every hand is shown to everyone
+      Then bob knows 3D
+      And bob knows QD
+      And ann knows 8H
+      And ann knows 6D
+      And bob receives:
+        """
+        {"type": "game_end", "scores": {"ann": 21, "bob": 23}}
+        """
+
+    @rule:CAM-END-6
+    Scenario: no timer runs once the game is over
+      When 60 seconds pass
+      Then ann does not see game_turn_timeout
+      And the game is over
+      And the phase is game_over
 
     @rule:CAM-END-4
     Scenario: nobody can call Cambia after the end

@@ -71,6 +71,18 @@ Feature: Drawing
     And the phase is awaiting_discard
     And it is ann's turn
 
+  @rule:CAM-DRAW-5
+  Scenario: the card taken from the discard pile is held apart, the rest of the pile counted
+    Given the house rule allow_draw_from_discard_pile is true
+    And the draw pile is 5C
+    And the discard pile is 4S, 8D, 9C
+    And it is ann's turn
+    When ann does draw_discardpile
+    Then everyone sees player_draw_discardpile with user ann and card 4S and discardpileSize 2
+    And the discard pile is 8D, 9C
+    And the draw pile top is 5C
+    And ann holds 7S, KH, 3D, QD
+
   @rule:CAM-DRAW-5 @rule:CAM-VIS-3
   Scenario: a card taken from the discard pile is shown face up to everyone
     Given the house rule allow_draw_from_discard_pile is true

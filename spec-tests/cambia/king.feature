@@ -104,3 +104,41 @@ Feature: The King's peek and swap
     Then everyone sees player_special_action with user ann and special skip
     And ann does not know 3D
     And it is bob's turn
+
+  @rule:CAM-KING-6 @rule:CAM-KING-2
+  Scenario Outline: the swap may name the two revealed cards again: <cards>
+    Given ann did special swap_peek ann's slot 2 and bob's slot 2
+    When ann does special swap_peek_swap <cards>
+    Then ann holds 7S, KH, 2S, QD
+    And bob holds 4H, 6D, 3D, 8H
+    And it is bob's turn
+
+    Examples:
+      | cards                         |
+      | ann's slot 2 and bob's slot 2 |
+      | bob's slot 2 and ann's slot 2 |
+
+  @rule:CAM-KING-6
+  Scenario Outline: the swap cannot name a card that was not revealed: <cards>
+    Given ann did special swap_peek ann's slot 2 and bob's slot 2
+    When ann does special swap_peek_swap <cards>
+    Then the action is rejected with "swap_peek_swap swaps the two cards you peeked at"
+    And ann holds 7S, KH, 3D, QD
+    And bob holds 4H, 6D, 2S, 8H
+    And the phase is awaiting_swap_decision
+
+    Examples:
+      | cards                         |
+      | ann's slot 2 and bob's slot 3 |
+      | bob's slot 2 and ann's slot 3 |
+      | ann's slot 3 and bob's slot 2 |
+      | bob's slot 3 and ann's slot 2 |
+
+  @rule:CAM-KING-6
+  Scenario: the swap cannot name only one of the revealed cards
+    Given ann did special swap_peek ann's slot 2 and bob's slot 2
+    When ann does special swap_peek_swap ann's slot 2
+    Then the action is rejected with "swap_peek_swap takes no cards, or the two you peeked at"
+    And ann holds 7S, KH, 3D, QD
+    And bob holds 4H, 6D, 2S, 8H
+    And the phase is awaiting_swap_decision

@@ -301,3 +301,168 @@ Feature: Refused actions
       Then the action is rejected with "that card is not in your hand"
       And the draw pile top is 7C
       And the discard pile is 7H
+
+  Rule: each action takes only the cards it names
+
+    @rule:CAM-TURN-6
+    Scenario: drawing takes no card or slot
+      Given the draw pile is 5C
+      When ann does draw_stockpile slot 0
+      Then the action is rejected with "draw_stockpile takes no arguments"
+      And the draw pile top is 5C
+      And the phase is awaiting_draw
+
+    @rule:CAM-TURN-6 @rule:CAM-SPEC-4
+    Scenario: skipping a power takes no card or slot
+      Given the draw pile is 7C
+      And ann did draw_stockpile
+      And ann did discard
+      When ann does special skip slot 2
+      Then the action is rejected with "special skip takes no arguments"
+      And the phase is awaiting_special
+      And it is ann's turn
+
+    @rule:CAM-DISC-4
+    Scenario Outline: discard only names the drawn card: <args>
+      Given the draw pile is 5C
+      And ann did draw_stockpile
+      When ann does discard <args>
+      Then the action is rejected with "you can only discard the card you drew"
+      And ann holds 7S, KH, 3D, QD
+      And the discard pile is empty
+      And the phase is awaiting_discard
+
+      Examples:
+        | args              |
+        | slot 0            |
+        | 3D                |
+        | drawn and slot 0  |
+        | 5C and 5C         |
+
+    @rule:CAM-DISC-4 @rule:CAM-DISC-1
+    Scenario Outline: discard may name the drawn card: <args>
+      Given the draw pile is 5C
+      And ann did draw_stockpile
+      When ann does discard <args>
+      Then the discard pile top is 5C
+      And ann holds 7S, KH, 3D, QD
+      And it is bob's turn
+
+      Examples:
+        | args  |
+        | drawn |
+        | 5C    |
+
+    @rule:CAM-REPL-6
+    Scenario: replace needs a slot
+      Given the draw pile is 5C
+      And ann did draw_stockpile
+      When ann does replace
+      Then the action is rejected with "replace takes one slot"
+      And ann holds 7S, KH, 3D, QD
+      And the phase is awaiting_discard
+
+    @rule:CAM-REPL-6
+    Scenario: replace takes only one slot
+      Given the draw pile is 5C
+      And ann did draw_stockpile
+      When ann does replace slot 0 and slot 1
+      Then the action is rejected with "replace takes one slot"
+      And ann holds 7S, KH, 3D, QD
+
+    @rule:CAM-REPL-6
+    Scenario: ann cannot replace a card of bob's hand
+      Given the draw pile is 5C
+      And ann did draw_stockpile
+      When ann does replace bob's slot 0
+      Then the action is rejected with "that card is not in your hand"
+      And ann holds 7S, KH, 3D, QD
+      And bob holds 4H, 6D, 2S, 8H
+      And the discard pile is empty
+      And the phase is awaiting_discard
+
+    @rule:CAM-SPEC-15
+    Scenario: special must name the power
+      Given the draw pile is 7C
+      And ann did draw_stockpile
+      And ann did discard
+      When ann does special
+      Then the action is rejected with "name the special"
+      And the phase is awaiting_special
+
+    @rule:CAM-SPEC-15
+    Scenario: a peek takes one card, not two
+      Given the draw pile is 7C
+      And ann did draw_stockpile
+      And ann did discard
+      When ann does special peek_self slot 2 and slot 3
+      Then the action is rejected with "peek_self takes one card"
+      And ann does not know 3D
+      And ann does not know QD
+      And the phase is awaiting_special
+
+    @rule:CAM-SPEC-15
+    Scenario: a peek needs a card
+      Given the draw pile is 9C
+      And ann did draw_stockpile
+      And ann did discard
+      When ann does special peek_other
+      Then the action is rejected with "peek_other takes one card"
+      And the phase is awaiting_special
+
+    @rule:CAM-SPEC-15
+    Scenario: a blind swap takes two cards, not one
+      Given the draw pile is JC
+      And ann did draw_stockpile
+      And ann did discard
+      When ann does special swap_blind slot 2
+      Then the action is rejected with "swap_blind takes two cards"
+      And ann holds 7S, KH, 3D, QD
+      And the phase is awaiting_special
+
+    @rule:CAM-SPEC-15
+    Scenario: the King's reveal takes two cards, not three
+      Given the draw pile is KC
+      And ann did draw_stockpile
+      And ann did discard
+      When ann does special swap_peek slot 2 and bob's slot 2 and bob's slot 3
+      Then the action is rejected with "swap_peek takes two cards"
+      And ann does not know 2S
+      And the phase is awaiting_special
+
+    @rule:CAM-SPEC-16
+    Scenario: a peek cannot look at a card of the draw pile
+      Given the draw pile is 10C, 9H
+      And ann did draw_stockpile
+      And ann did discard
+      When ann does special peek_other 9H
+      Then the action is rejected with "that card is not in a hand"
+      And ann does not know 9H
+      And the phase is awaiting_special
+
+    @rule:CAM-SPEC-16
+    Scenario: a blind swap cannot take the top of the discard pile
+      Given the draw pile is QC
+      And ann did draw_stockpile
+      And ann did discard
+      When ann does special swap_blind slot 2 and QC
+      Then the action is rejected with "that card is not in a hand"
+      And ann holds 7S, KH, 3D, QD
+      And the discard pile top is QC
+      And the phase is awaiting_special
+
+    @rule:CAM-SNAP-10
+    Scenario: a snap needs a card
+      Given the discard pile is 4S
+      When bob does snap
+      Then the action is rejected with "snap takes one card"
+      And bob holds 4H, 6D, 2S, 8H
+      And the discard pile is 4S
+
+    @rule:CAM-SNAP-10
+    Scenario: a snap takes one card at a time
+      Given the discard pile is 4S
+      When bob does snap 4H and 6D
+      Then the action is rejected with "snap takes one card"
+      And bob holds 4H, 6D, 2S, 8H
+      And the discard pile is 4S

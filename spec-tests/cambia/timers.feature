@@ -88,6 +88,15 @@ Feature: The turn timer
     And ann does not know 3D
     And the discard pile top is 8C
 
+  @rule:CAM-TIME-5
+  Scenario: a power skipped by the timer is announced as a skip
+    Given the draw pile is 9C
+    And ann did draw_stockpile
+    And ann did discard
+    When time runs out
+    Then everyone sees player_special_action with user ann and special skip
+    And it is bob's turn
+
   @rule:CAM-TIME-2
   Scenario: the offer of a power starts a fresh timer
     Given the draw pile is 8C
