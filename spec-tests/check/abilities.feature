@@ -118,6 +118,32 @@ Feature: King, Queen and Jack abilities
       And ann does not know 5S
       And the phase is ability_peek
 
+    @rule:CHK-KING-2
+    Scenario: a King cannot peek at no card
+      Given the draw pile is KD
+      And ann did draw_from_deck
+      And ann did discard_drawn_card
+      And ann did pass_match
+      And bob did pass_match
+      And cat did pass_match
+      When ann does ability_peek
+      Then the action is rejected with "a king peeks at one or two cards"
+      And the phase is ability_peek
+      And ann does not see player_ability_peek
+
+    @rule:CHK-KING-5
+    Scenario: a King cannot peek at the same card twice
+      Given the draw pile is KD
+      And ann did draw_from_deck
+      And ann did discard_drawn_card
+      And ann did pass_match
+      And bob did pass_match
+      And cat did pass_match
+      When ann does ability_peek bob's slot 0 and bob's slot 0
+      Then the action is rejected with "the two cards must differ"
+      And ann does not know 4H
+      And the phase is ability_peek
+
     @rule:CHK-ABIL-11
     Scenario: a King cannot peek at or swap the card on the discard pile
       Given the draw pile is KD
@@ -346,6 +372,22 @@ Feature: King, Queen and Jack abilities
       And bob does not know 7S
       And cat does not know 2S
 
+    @rule:CHK-ABIL-12
+    Scenario: a swap takes exactly two cards
+      Given the draw pile is JD
+      And ann did draw_from_deck
+      And ann did discard_drawn_card
+      And ann did pass_match
+      And bob did pass_match
+      And cat did pass_match
+      When ann does ability_swap bob's slot 1
+      Then the action is rejected with "ability_swap takes two cards"
+      When ann does ability_swap bob's slot 1 and cat's slot 0 and cat's slot 1
+      Then the action is rejected with "ability_swap takes two cards"
+      And bob holds 4H, 6D, 2S, 8H
+      And cat holds 5S, 9D, JH, AC
+      And the phase is ability_swap
+
     @rule:CHK-ABIL-9
     Scenario: a swap of a card with itself is refused
       Given the draw pile is JD
@@ -376,6 +418,18 @@ Feature: King, Queen and Jack abilities
       And bob does not know 7S
       And the phase is ability_peek
       And it is ann's turn
+
+    @rule:CHK-ABIL-13
+    Scenario: with no ability being resolved there is nothing to peek, swap or skip
+      When ann does ability_peek bob's slot 0
+      Then the action is rejected with "there is no ability to resolve"
+      When ann does ability_swap bob's slot 0 and cat's slot 0
+      Then the action is rejected with "there is no ability to resolve"
+      When ann does ability_skip
+      Then the action is rejected with "there is no ability to resolve"
+      And ann does not know 4H
+      And bob holds 4H, 6D, 2S, 8H
+      And the phase is awaiting_draw
 
     @rule:CHK-ABIL-4
     Scenario: cat cannot swap with ann's Jack

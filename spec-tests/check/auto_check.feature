@@ -107,6 +107,30 @@ Feature: The automatic Check and fizzling abilities
       And the check_caller is ann
       And the final_turns is true
 
+    @rule:CHK-LOCK-6 @rule:CHK-AUTO-3 @rule:CHK-FINAL-1
+    Scenario: cat, locked with an empty hand, still plays her final turn but cannot swap
+      Given a check game with players ann, bob, cat
+      And ann holds 7S, KH, 3D, QC
+      And bob holds 4H, 6D, 2S, 8H
+      And cat holds 7C
+      And the draw pile is 7H, 5C
+      And it is ann's turn
+      And ann did call_check
+      And bob did draw_from_deck
+      And bob did discard_drawn_card
+      And cat did attempt_match 7C
+      Then it is cat's turn
+      When cat does draw_from_deck
+      And cat does swap_and_discard slot 0
+      Then the action is rejected with "your hand is locked"
+      And cat holds 0 cards
+      And the phase is awaiting_discard
+      When cat does discard_drawn_card
+      Then the discard pile top is 5C
+      And the phase is matching_stage
+      When bob does pass_match
+      Then the game is over
+
   Rule: a locked player's ability fizzles and the next one follows
 
     @rule:CHK-LOCK-5 @rule:CHK-AUTO-2 @rule:CHK-STACK-1

@@ -134,6 +134,17 @@ Feature: The matching stage
       Then everyone sees player_match_success with user bob and card 7C
       And it is bob's turn
 
+    @rule:CHK-MATCH-11
+    Scenario: attempt_match takes exactly one card
+      When bob does attempt_match 7C and 2S
+      Then the action is rejected with "attempt_match takes one card of your hand"
+      When bob does attempt_match
+      Then the action is rejected with "attempt_match takes one card of your hand"
+      And bob holds 4H, 7C, 2S, 8H
+      And the discard pile is 7H
+      When bob does attempt_match 7C
+      Then everyone sees player_match_success with user bob and card 7C
+
     @rule:CHK-MATCH-9
     Scenario: bob cannot match with ann's card
       When bob does attempt_match 7S
@@ -279,6 +290,20 @@ Feature: The matching stage
       Then everyone sees player_match_success with user ann and card 7S
       And the discard pile is 7S, 7H
       And it is bob's turn
+
+    @rule:CHK-PEN-5 @rule:CHK-MATCH-6 @rule:CHK-MATCH-5
+    Scenario: a wrong card from the last player to answer ends the stage
+      Given bob holds 4H, 7C, 2S, 8H
+      And the draw pile is 7H, QS
+      And ann did draw_from_deck
+      And ann did discard_drawn_card
+      And ann did pass_match
+      And cat did pass_match
+      When bob does attempt_match 2S
+      Then everyone sees player_match_fail with user bob and card 2S
+      And it is bob's turn
+      And the phase is awaiting_draw
+      And bob holds 4H, 7C, 2S, 8H, QS
 
     @rule:CHK-PEN-5 @rule:CHK-MATCH-6
     Scenario: after a wrong card the stage ends when the others have passed

@@ -83,9 +83,9 @@ Feature: Turns, drawing and discarding
     Scenario: ann cannot discard before drawing
       Given it is ann's turn
       When ann does discard_drawn_card
-      Then the action is rejected
+      Then the action is rejected with "you have not drawn a card"
       When ann does swap_and_discard slot 0
-      Then the action is rejected
+      Then the action is rejected with "you have not drawn a card"
       And ann holds 7S, KH, 3D, QC
       And the phase is awaiting_draw
 
@@ -96,12 +96,37 @@ Feature: Turns, drawing and discarding
       And it is ann's turn
       And ann did draw_from_deck
       When ann does draw_from_deck
-      Then the action is rejected
+      Then the action is rejected with "you have already drawn a card"
       When ann does draw_from_discard
-      Then the action is rejected
+      Then the action is rejected with "you have already drawn a card"
       And the draw pile top is 9H
       And the discard pile is 4S
       And the phase is awaiting_discard
+
+    @rule:CHK-TURN-6
+    Scenario: actions without arguments refuse one
+      Given the draw pile is 5C
+      And the discard pile is 4S
+      And it is ann's turn
+      When ann does draw_from_deck slot 0
+      Then the action is rejected with "draw_from_deck takes no arguments"
+      When ann does draw_from_discard 4S
+      Then the action is rejected with "draw_from_discard takes no arguments"
+      When ann does call_check slot 1
+      Then the action is rejected with "call_check takes no arguments"
+      And the phase is awaiting_draw
+      And the draw pile top is 5C
+      And the discard pile is 4S
+      And ann's locked is false
+      When ann does draw_from_deck
+      And ann does discard_drawn_card slot 0
+      Then the action is rejected with "discard_drawn_card takes no arguments"
+      And the phase is awaiting_discard
+      And ann holds 7S, KH, 3D, QC
+      When ann does discard_drawn_card
+      And bob does pass_match 2S
+      Then the action is rejected with "pass_match takes no arguments"
+      And the phase is matching_stage
 
     @rule:CHK-TIME-1
     Scenario: there are no timers, time passing changes nothing
@@ -130,6 +155,22 @@ Feature: Turns, drawing and discarding
       And ann knows 5C
       And bob does not know 5C
 
+    @rule:CHK-DRAW-6 @rule:CHK-VIS-1
+    Scenario: the draw is announced to everyone, its face only to ann
+      Given the draw pile is 5C, 9H
+      And it is ann's turn
+      When ann does draw_from_deck
+      Then only ann sees private_draw_deck with card 5C
+      And everyone sees player_draw_deck with user ann and deckSize 43
+      And ann receives:
+        """
+        {"type": "private_draw_deck", "card": {"id": "{5C}", "rank": "5", "suit": "Clubs", "value": 5}}
+        """
+      And bob receives:
+        """
+        {"type": "player_draw_deck", "user": {"id": "ann"}, "card": {"id": "{5C}"}, "deckSize": 43}
+        """
+
     @rule:CHK-DISC-1 @rule:CHK-DISC-2
     Scenario: discarding the drawn card opens a matching stage
       Given the draw pile is 5C
@@ -142,6 +183,19 @@ Feature: Turns, drawing and discarding
       And everyone sees game_matching_stage with card 5C
       And it is ann's turn
       And bob knows 5C
+
+    @rule:CHK-DISC-4 @rule:CHK-VIS-1
+    Scenario: discarding the drawn card is announced to everyone
+      Given the draw pile is 5C
+      And it is ann's turn
+      And ann did draw_from_deck
+      When ann does discard_drawn_card
+      Then everyone sees player_discard_drawn with user ann and card 5C
+      And everyone sees game_matching_stage 1 time
+      And bob receives:
+        """
+        {"type": "player_discard_drawn", "user": {"id": "ann"}, "card": {"id": "{5C}", "rank": "5", "suit": "Clubs", "value": 5}}
+        """
 
     @rule:CHK-DISC-3
     Scenario: the discarded card is offered with the pile unsealed
@@ -174,6 +228,44 @@ Feature: Turns, drawing and discarding
       And bob knows 7S
       And bob does not know 5C
       And bob does not know ann's slot 0
+
+    @rule:CHK-DISC-4 @rule:CHK-VIS-1
+    Scenario: the swap is announced to everyone with the discarded card and its slot
+      Given the draw pile is 5C
+      And it is ann's turn
+      And ann did draw_from_deck
+      When ann does swap_and_discard slot 0
+      Then everyone sees player_swap_and_discard with user ann and card 7S and card.idx 0
+      And ann does not see player_discard_drawn
+      And bob receives:
+        """
+        {"type": "player_swap_and_discard", "user": {"id": "ann"}, "card": {"id": "{7S}", "rank": "7", "idx": 0, "user": {"id": "ann"}}}
+        """
+
+    @rule:CHK-SWAP-5
+    Scenario: swap_and_discard takes exactly one slot
+      Given the draw pile is 5C
+      And it is ann's turn
+      And ann did draw_from_deck
+      When ann does swap_and_discard slot 0 and slot 1
+      Then the action is rejected with "swap_and_discard takes one slot"
+      When ann does swap_and_discard
+      Then the action is rejected with "swap_and_discard takes one slot"
+      And ann holds 7S, KH, 3D, QC
+      And the discard pile is empty
+      And the phase is awaiting_discard
+
+    @rule:CHK-SWAP-6 @rule:CHK-MATCH-9
+    Scenario: ann cannot swap her drawn card with a card of bob
+      Given the draw pile is 5C
+      And it is ann's turn
+      And ann did draw_from_deck
+      When ann does swap_and_discard bob's slot 1
+      Then the action is rejected with "that card is not in your hand"
+      And ann holds 7S, KH, 3D, QC
+      And bob holds 4H, 6D, 2S, 8H
+      And the discard pile is empty
+      And the phase is awaiting_discard
 
     @rule:CHK-SWAP-1
     Scenario: the slot can be written as a bare number
@@ -233,6 +325,34 @@ Feature: Turns, drawing and discarding
       And the discard pile is 7S, 9C
       And the phase is matching_stage
       And everyone sees game_matching_stage with card 7S
+
+    @rule:CHK-DRAW-7 @rule:CHK-VIS-1
+    Scenario: taking the discard pile's top is announced, and the draw pile is untouched
+      Given the discard pile is 4S, 9C
+      And the draw pile is 5C, 9H
+      And it is ann's turn
+      When ann does draw_from_discard
+      Then everyone sees player_draw_discard with user ann and card 4S
+      And ann does not see player_swap_and_discard
+      And the draw pile top is 5C
+      And the draw pile has 42 cards
+      And ann holds 7S, KH, 3D, QC
+      And the discard pile is 9C
+
+    @rule:CHK-DRAW-2 @rule:CHK-TURN-4
+    Scenario: after a card taken from the discard pile the turn goes on as usual
+      Given the discard pile is 4S
+      And it is ann's turn
+      And ann did draw_from_discard
+      And ann did swap_and_discard slot 0
+      And ann did pass_match
+      When bob does pass_match
+      Then it is bob's turn
+      And the phase is awaiting_draw
+      And the final_turns is false
+      When bob does call_check
+      Then everyone sees player_call_check with user bob
+      And it is ann's turn
 
     @rule:CHK-VIS-4
     Scenario: everyone still knows the card taken from the discard pile
