@@ -92,6 +92,23 @@ Feature: The initial peek
       And bob does not know 8H
       And it is ann's turn
 
+    @rule:REC-PEEK-10
+    Scenario: a peek at one card or at three is refused
+      When ann does initial_peek 0
+      Then the action is rejected with "peek at two different cards of your own hand"
+      When ann does initial_peek 0 and 1 and 2
+      Then the action is rejected with "peek at two different cards of your own hand"
+      And ann's peeked is false
+      And ann does not know 7S
+      And ann does not know KH
+
+    @rule:REC-PEEK-11
+    Scenario: ann's peeked_cards are the cards she peeked at, in her order
+      Then ann's peeked_cards is []
+      When ann does initial_peek 2 and 0
+      Then ann's peeked_cards is [3D, 7S]
+      And bob's peeked_cards is []
+
   Rule: the phase ends on its timer or when everyone has peeked
 
     @rule:REC-PEEK-7 @rule:REC-PEEK-1 @rule:REC-PEEK-9
@@ -127,6 +144,13 @@ Feature: The initial peek
       And ann does not know 7S
       And ann does not know KH
       And ann does not know 4H
+
+    @rule:REC-PEEK-11 @rule:REC-PEEK-8
+    Scenario: the slots 0 and 1 shown to bob at the end are his peeked_cards
+      Given ann did initial_peek 3 and 2
+      When time runs out
+      Then bob's peeked_cards is [4H, 6D]
+      And ann's peeked_cards is [QC, 3D]
 
     @rule:REC-PEEK-8
     Scenario: starting ann's turn ends the peek as the timer would

@@ -151,6 +151,26 @@ Feature: Calling Recall and the final round
       Then the game is over
       And everyone sees game_end with caller bob
 
+    @rule:REC-CALL-4 @rule:REC-PLAY-2
+    Scenario: a last turn that plays a card of the hand counts like any other
+      Given a recall game with players ann, bob, cat
+      And the draw pile is 5C, 9H, 10C
+      And it is ann's turn
+      And ann did draw
+      And ann did play drawn
+      And ann did call_recall
+      When 5 seconds pass
+      And bob does draw
+      And bob does play slot 0
+      And 5 seconds pass
+      Then it is cat's turn
+      And the game is not over
+      When cat does draw
+      And cat does play slot 0
+      And 5 seconds pass
+      Then the game is over
+      And the phase is finished
+
     @rule:REC-CALL-5 @rule:REC-SAME-1
     Scenario: the caller may still throw a card in the last same rank window
       Given a recall game with players ann, bob
@@ -172,7 +192,7 @@ Feature: Calling Recall and the final round
       And ann's score is 13
       And ann wins
 
-    @rule:REC-CALL-5 @rule:REC-SPEC-1
+    @rule:REC-CALL-5 @rule:REC-SPEC-1 @rule:REC-SPEC-10
     Scenario: a Jack played in the last turn is still resolved before the end
       Given a recall game with players ann, bob
       And ann holds 7S, KH, 3D, QC
@@ -193,6 +213,8 @@ Feature: Calling Recall and the final round
       And ann holds 7S, 8H, 3D, QC
       And bob holds 4H, 6D, 2S, KH
       And bob wins
+      And the special_player is none
+      And the special is ""
 
     @rule:REC-CALL-5 @rule:REC-TIME-1
     Scenario: a last turn lost to the draw timer still ends the game

@@ -19,6 +19,32 @@ Feature: Refused actions
     And the discard pile is empty
     And the phase is playing_card
 
+  @rule:REC-PLAY-7
+  Scenario: ann cannot play a card of bob's hand or of the draw pile
+    Given the draw pile is 5C, 9H
+    And ann did draw
+    When ann does play bob's slot 0
+    Then the action is rejected with "that card is not in your hand"
+    When ann does play 9H
+    Then the action is rejected with "that card is not in your hand"
+    And bob holds 4H, 6D, 2S, 8H
+    And ann holds 7S, KH, _, QC
+    And the discard pile is empty
+    And the draw pile top is 9H
+    And the phase is playing_card
+
+  @rule:REC-PLAY-8
+  Scenario: play names one card
+    Given the draw pile is 5C
+    And ann did draw
+    When ann does play
+    Then the action is rejected with "play drawn, or play a slot of your hand"
+    When ann does play drawn and slot 0
+    Then the action is rejected with "play drawn, or play a slot of your hand"
+    And ann holds 7S, KH, _, QC
+    And the discard pile is empty
+    And the phase is playing_card
+
   @rule:REC-PLAY-5 @rule:REC-DRAW-7
   Scenario: nothing more can be drawn or played in the same rank window
     Given the draw pile is 5C, 9H
@@ -33,14 +59,14 @@ Feature: Refused actions
     And the draw pile top is 9H
     And the phase is same_rank_window
 
-  @rule:REC-SPEC-4 @rule:REC-SPEC-7
+  @rule:REC-SPEC-4 @rule:REC-SPEC-7 @rule:REC-SPEC-9
   Scenario: there is no special play to make without a Jack or Queen
     When ann does jack_swap bob's slot 0 and bob's slot 1
-    Then the action is rejected
+    Then the action is rejected with "there is no special play to make"
     When ann does queen_peek bob's slot 2
-    Then the action is rejected
+    Then the action is rejected with "there is no special play to make"
     When ann does skip
-    Then the action is rejected
+    Then the action is rejected with "there is no special play to make"
     And bob holds 4H, 6D, 2S, 8H
     And ann does not know 2S
     And the phase is drawing_card

@@ -166,6 +166,16 @@ Feature: The same rank window
       And bob holds 4H, 6D, 2S, 8H
       And the discard pile is 9H
 
+    @rule:REC-SAME-14
+    Scenario: same_rank names one card
+      Given the draw pile is 9H
+      And ann did draw
+      And ann did play drawn
+      When cat does same_rank 9D and 9C
+      Then the action is rejected with "same_rank takes one card of your hand"
+      And cat holds 5S, 9D, 6H, 9C
+      And the discard pile is 9H
+
     @rule:REC-SAME-11
     Scenario: there is no same rank window before ann has played
       When bob does same_rank 6D

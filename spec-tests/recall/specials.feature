@@ -75,6 +75,20 @@ Feature: Special plays: the Jack's swap and the Queen's peek
       And cat holds 5S, 9D, JH, AC
       And the phase is special_play_window
 
+    @rule:REC-SPEC-10
+    Scenario: the special_player and special properties name the special play being resolved
+      Given the draw pile is JD
+      And ann did draw
+      And ann did play drawn
+      Then the special_player is none
+      And the special is ""
+      When 5 seconds pass
+      Then the special_player is ann
+      And the special is jack_swap
+      When ann does skip
+      Then the special_player is none
+      And the special is ""
+
     @rule:REC-SPEC-5 @rule:REC-SPEC-6
     Scenario: ann skips her Jack and the next turn starts
       Given the draw pile is JD
@@ -160,6 +174,20 @@ Feature: Special plays: the Jack's swap and the Queen's peek
       And the draw pile top is 10C
       And the phase is special_play_window
 
+    @rule:REC-JACK-6
+    Scenario: a jack_swap of one card or of three is refused
+      Given the draw pile is JD
+      And ann did draw
+      And ann did play drawn
+      When 5 seconds pass
+      And ann does jack_swap bob's slot 0
+      Then the action is rejected with "jack_swap takes two cards"
+      When ann does jack_swap bob's slot 0 and bob's slot 1 and cat's slot 0
+      Then the action is rejected with "jack_swap takes two cards"
+      And bob holds 4H, 6D, 2S, 8H
+      And cat holds 5S, 9D, JH, AC
+      And the phase is special_play_window
+
   Rule: the Queen peeks at any one card in a hand
 
     @rule:REC-QUEEN-1 @rule:REC-QUEEN-2 @rule:REC-SPEC-3 @rule:REC-SPEC-6
@@ -213,6 +241,18 @@ Feature: Special plays: the Jack's swap and the Queen's peek
       And ann does not know 10C
       When ann does queen_peek QD
       Then the action is rejected
+      And the phase is special_play_window
+
+    @rule:REC-QUEEN-4
+    Scenario: a queen_peek of two cards is refused
+      Given the draw pile is QD
+      And ann did draw
+      And ann did play drawn
+      When 5 seconds pass
+      And ann does queen_peek bob's slot 0 and bob's slot 1
+      Then the action is rejected with "queen_peek takes one card"
+      And ann does not know 4H
+      And ann does not know 6D
       And the phase is special_play_window
 
   Rule: several specials are resolved first in, first out

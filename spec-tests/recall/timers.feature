@@ -119,6 +119,17 @@ Feature: Timers
       And the phase is drawing_card
       And ann does not see private_queen_peek
 
+    @rule:REC-TIME-6 @rule:REC-TIME-4
+    Scenario: a special play that runs out of time is announced as a timeout and a skip
+      Given the draw pile is QD
+      And ann did draw
+      And ann did play drawn
+      When 5 seconds pass
+      And 10 seconds pass
+      Then everyone sees game_timeout with user ann and phase special_play_window
+      And everyone sees player_skip with user ann and special queen_peek
+      And it is bob's turn
+
     @rule:REC-TIME-4 @rule:REC-SPEC-2
     Scenario: each of two Queens gets its own 10 seconds
       Given the draw pile is QD

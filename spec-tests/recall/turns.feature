@@ -146,6 +146,16 @@ Feature: Turns: drawing and playing
       And the discard pile is 4S
       And the phase is playing_card
 
+    @rule:REC-DRAW-8
+    Scenario: the drawn property is the card ann holds between her draw and her play
+      Given the draw pile is 5C, 9H
+      Then the drawn is none
+      When ann does draw
+      Then the drawn is 5C
+      When ann does play drawn
+      Then the drawn is none
+      And the discard pile is 5C
+
   Rule: playing
 
     Background:
@@ -178,6 +188,14 @@ Feature: Turns: drawing and playing
       And bob does not know ann's slot 2
       And cat does not know ann's slot 2
       And the phase is same_rank_window
+
+    @rule:REC-DRAW-8 @rule:REC-PLAY-2
+    Scenario: once the drawn card has taken a slot it is no longer the drawn card
+      Given the draw pile is 5C
+      And ann did draw
+      When ann does play slot 2
+      Then the drawn is none
+      And ann's slot 2 is 5C
 
     @rule:REC-PLAY-2
     Scenario: the slot may be written as a bare number
@@ -222,3 +240,58 @@ Feature: Turns: drawing and playing
       When ann does skip
       Then the phase is drawing_card
       And it is bob's turn
+
+  Rule: a turn starts afresh
+    Whenever a turn starts, nothing of an earlier turn runs on into it: `Given it is bob's turn`
+    written after ann's draw or play starts bob's turn there and then.
+
+    @rule:REC-TURN-5 @rule:REC-TIME-1
+    Scenario: ann's same rank window does not run on into bob's turn
+      Given the draw pile is 5C
+      And it is ann's turn
+      And ann did draw
+      And ann did play drawn
+      And it is bob's turn
+      When 9 seconds pass
+      Then it is bob's turn
+      And the phase is drawing_card
+      When 1 second passes
+      Then everyone sees game_timeout with user bob and phase drawing_card
+      And it is cat's turn
+
+    @rule:REC-TURN-5
+    Scenario: ann's play timer does not run on into bob's turn
+      Given the house rule play_seconds is 5
+      And the draw pile is 5C
+      And it is ann's turn
+      And ann did draw
+      And it is bob's turn
+      When 9 seconds pass
+      Then it is bob's turn
+      And the phase is drawing_card
+      And bob does not see game_timeout
+      And the discard pile is empty
+
+    @rule:REC-TURN-5 @rule:REC-DRAW-8
+    Scenario: the card ann drew is not bob's drawn card
+      Given the draw pile is 5C
+      And it is ann's turn
+      And ann did draw
+      And it is bob's turn
+      Then the drawn is none
+      And it is bob's turn
+      And the phase is drawing_card
+
+    @rule:REC-TURN-5 @rule:REC-SPEC-8
+    Scenario: a Jack ann played is not resolved in bob's turn
+      Given the draw pile is JD, 5C
+      And it is ann's turn
+      And ann did draw
+      And ann did play drawn
+      And it is bob's turn
+      When bob does draw
+      And bob does play drawn
+      And 5 seconds pass
+      Then it is cat's turn
+      And the phase is drawing_card
+      And everyone sees game_special_play 0 times

@@ -74,6 +74,27 @@ Feature: Winning: an empty hand, or the lowest points after Recall
       And bob wins
       And everyone sees game_end with reason empty_hand and caller ann
 
+    @rule:REC-END-8
+    Scenario: when the game ends every hand is shown to every player
+      Given a recall game with players ann, bob, cat
+      And ann holds 7S, KH, 3D, QC
+      And bob holds 9C
+      And cat holds 4H, 6D, 2S, 8H
+      And the draw pile is 9H
+      And it is ann's turn
+      And ann did draw
+      And ann did play drawn
+      Then bob does not know ann's slot 2
+      And ann does not know 3D
+      When bob does same_rank 9C
+      Then bob wins
+      And bob knows ann's slot 2
+      And bob knows QC
+      And cat knows 7S
+      And ann knows 3D
+      And ann knows 2S
+      And cat knows 8H
+
     @rule:REC-END-7
     Scenario: once the game is over every action is refused
       Given a recall game with players ann, bob
