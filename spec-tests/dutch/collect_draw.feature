@@ -39,6 +39,16 @@ Feature: Collecting the drawn card, and no drawing from the discard pile
       And ann does not see game_same_rank_window
       And ann does not see player_play
 
+    @rule:DUT-DRAW-7
+    Scenario: after collecting ann holds no drawn card
+      Given the draw pile is 3S
+      And it is ann's turn
+      And ann did draw
+      Then the drawn is 3S
+      When ann does collect
+      Then the drawn is none
+      And it is bob's turn
+
     @rule:DUT-DRAW-3
     Scenario: a drawn 7 cannot be collected, and ann still has to play it
       Given the draw pile is 7S
@@ -58,7 +68,7 @@ Feature: Collecting the drawn card, and no drawing from the discard pile
       Given the draw pile is 3S
       And it is ann's turn
       When ann does collect
-      Then the action is rejected
+      Then the action is rejected with "you have not drawn a card"
       And the phase is drawing_card
       And ann holds 3D, 9C, 5H, 6H
       And the draw pile top is 3S

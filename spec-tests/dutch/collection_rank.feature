@@ -61,6 +61,35 @@ Feature: Choosing the collection rank
       And only ann sees private_initial_peek with cards.0 9C and cards.1 3D
       And everyone sees player_collection_rank with user ann and card 3D
 
+    @rule:DUT-SEL-11
+    Scenario: ann did not peek and her slot 0 is empty: the 3 in her slot 1 is chosen
+      Given a dutch game with players ann, bob
+      And ann holds _, 3D, 5H, 6H
+      And bob holds 4H, 8H, 5S, 6D
+      And bob did initial_peek 0 and 1
+      When time runs out
+      Then only ann sees private_initial_peek with cards.0 3D
+      And ann's collection_rank is 3
+      And ann's collection_rank_cards is [3D]
+      And bob knows 3D
+      And everyone sees player_collection_rank with user ann and card 3D
+      And the phase is drawing_card
+
+    @rule:DUT-SEL-11
+    Scenario: ann did not peek and her slots 0 and 1 are empty: she gets no collection rank
+      Given a dutch game with players ann, bob
+      And ann holds _, _, 5H, 6H
+      And bob holds 4H, 8H, 5S, 6D
+      And bob did initial_peek 0 and 1
+      When time runs out
+      Then ann's collection_rank is none
+      And ann's collection_rank_cards is []
+      And bob's collection_rank is 4
+      And everyone sees player_collection_rank 1 time
+      And bob does not know 5H
+      And the phase is drawing_card
+      And the game is not over
+
   Rule: a joker is never chosen against another card
 
     @rule:DUT-SEL-3 @rule:DUT-SEL-8
@@ -171,6 +200,25 @@ Feature: Choosing the collection rank
       And bob did initial_peek 0 and 1
       Then ann's collection_rank is K
       And bob sees player_collection_rank with user ann and card.rank King 1 time
+
+    @rule:DUT-SEL-6 @rule:DUT-SEL-12
+    Scenario Outline: the seed decides between 7S and 7H: seed <seed> chooses the <chosen>
+      Given a dutch game with players ann, bob
+      And the seed is <seed>
+      And ann holds 7S, 7H, 6C, 8C
+      And bob holds 4H, 8H, 5S, 6D
+      And ann did initial_peek 0 and 1
+      And bob did initial_peek 0 and 1
+      Then ann's collection_rank_cards is [<chosen>]
+      And bob knows ann's slot <slot>
+      And bob does not know ann's slot <other>
+
+      Examples:
+        | seed | chosen | slot | other |
+        | 0    | 7H     | 1    | 0     |
+        | 3    | 7S     | 0    | 1     |
+        | 5    | 7H     | 1    | 0     |
+        | 12   | 7S     | 0    | 1     |
 
   Rule: the chosen card stays in its slot, face up, and sets collection_rank
 

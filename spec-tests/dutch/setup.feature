@@ -127,3 +127,36 @@ Feature: Deck, deal, initial peek and collection mode
       Then the discard pile is 3D
       And ann holds 8C, 9C, 5H, 6H
       And the phase is same_rank_window
+
+    @rule:DUT-MODE-3
+    Scenario: with clear_and_collect false ann cannot collect from the discard pile, in the peek or in her turn
+      Given a dutch game with players ann, bob
+      And the house rule clear_and_collect is false
+      And ann holds 3D, 9C, 5H, 6H
+      And bob holds 4H, 8H, 2S, 6D
+      And the discard pile is 3S
+      When ann does collect_discard
+      Then the action is rejected with "collecting needs house rule clear_and_collect"
+      When ann does initial_peek 0 and 1
+      And bob does initial_peek 0 and 1
+      Then the phase is drawing_card
+      When ann does collect_discard
+      Then the action is rejected with "collecting needs house rule clear_and_collect"
+      And the discard pile is 3S
+      And ann holds 3D, 9C, 5H, 6H
+
+    @rule:DUT-MODE-3
+    Scenario: with clear_and_collect false ann cannot collect the card she drew
+      Given a dutch game with players ann, bob
+      And the house rule clear_and_collect is false
+      And ann holds 3D, 9C, 5H, 6H
+      And bob holds 4H, 8H, 2S, 6D
+      And the draw pile is 3S
+      And ann did initial_peek 0 and 1
+      And bob did initial_peek 0 and 1
+      And it is ann's turn
+      And ann did draw
+      When ann does collect
+      Then the action is rejected with "collecting needs house rule clear_and_collect"
+      And ann holds 3D, 9C, 5H, 6H
+      And the phase is playing_card

@@ -28,6 +28,23 @@ Feature: Four of a kind, calling Dutch and the end of the game
       And the phase is finished
       And ann holds 3D, 9C, 5H, 6H, 3S, 3H, 3C
 
+    @rule:DUT-END-1 @rule:DUT-DRAW-7
+    Scenario: the fourth 3 ends the game and no drawn card is left waiting
+      Given a dutch game with players ann, bob
+      And ann holds 3D, 9C, 5H, 6H
+      And bob holds 4H, 8H, 2S, 6D
+      And the discard pile is 3S, 3H
+      And the draw pile is 3C
+      And ann did initial_peek 0 and 1
+      And bob did initial_peek 0 and 1
+      And it is ann's turn
+      And ann did collect_discard
+      And ann did collect_discard
+      And ann did draw
+      When ann does collect
+      Then ann wins
+      And the drawn is none
+
     @rule:DUT-END-1
     Scenario: after four of a kind nobody can play on
       Given a dutch game with players ann, bob
@@ -245,3 +262,28 @@ Feature: Four of a kind, calling Dutch and the end of the game
       And ann's score is 10
       And bob's score is 10
       And cat's score is 34
+
+    @rule:DUT-CALL-3 @rule:DUT-DRAW-2 @rule:DUT-COLL-3
+    Scenario: bob collects in his last turn, the game ends and his collected 5 counts
+      Given a dutch game with players ann, bob
+      And ann holds AS, 2S, 3S, 4S
+      And bob holds 5H, 6H, 7H, 8H
+      And the draw pile is 9D, 5C
+      And ann did initial_peek 0 and 1
+      And bob did initial_peek 0 and 1
+      And it is ann's turn
+      And ann did draw
+      And ann did play drawn
+      And ann did call_dutch
+      When 5 seconds pass
+      Then it is bob's turn
+      And bob's collection_rank is 5
+      When bob does draw
+      And bob does collect
+      Then the game is over
+      And ann wins
+      And the dutch_caller is ann
+      And the drawn is none
+      And bob holds 5H, 6H, 7H, 8H, 5C
+      And bob's score is 31
+      And ann's score is 10
