@@ -172,7 +172,14 @@ fn listed_equivalents_are_not_survivors_and_stale_entries_are_named() {
         "- at: 3\n  mutnt: x\n",
     )
     .unwrap();
-    let error = mutate_variant(&rules, "cambia", &[specs.clone()], 1, &|_, _| {}).unwrap_err();
+    let error = mutate_variant(
+        &rules,
+        "cambia",
+        std::slice::from_ref(&specs),
+        1,
+        &|_, _| {},
+    )
+    .unwrap_err();
     assert!(
         error.to_string().contains("equivalent-mutants.yaml: ")
             && error.to_string().contains("unknown field `mutnt`"),
