@@ -256,6 +256,16 @@ fn the_command_prints_counts_json_and_enforces_the_minimum_score() {
         assert!(!survivor[key].is_null(), "{key} in {survivor}");
     }
 
+    let out = deckspec(&["cambai"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: no variant `cambai` in {}: did you mean `cambia`?\n",
+            rules.display()
+        )
+    );
+
     let out = deckspec(&["cambia", "--min-score", "101"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(

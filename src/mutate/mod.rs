@@ -245,9 +245,12 @@ pub fn mutate_variant(
 ) -> Result<VariantReport, MutateError> {
     let started = std::time::Instant::now();
     let provider = ScriptProvider::new(rules_dir);
-    let base = provider
-        .load(variant)
-        .map_err(|e| MutateError::Variant(format!("{variant}: {}", e.short())))?;
+    let base = provider.load(variant).map_err(|e| {
+        MutateError::Variant(match &*e {
+            crate::script::VariantError::Unknown { help, .. } => format!("{}: {help}", e.short()),
+            other => format!("{variant}: {}", other.short()),
+        })
+    })?;
     let scenarios = scenarios_of(variant, spec_paths, &provider)?;
     // The suite must pass as it is: otherwise every mutant would look killed.
     for s in &scenarios {
