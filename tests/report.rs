@@ -36,18 +36,8 @@ fn deckspec(args: &[&str]) -> std::process::Output {
 /// The page's DOM after its scripts ran, as headless chromium dumps it.
 fn render(browser: &Path, dir: &Path, page: &Path) -> String {
     let dom = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-        ])
+        .args(browser::HEADLESS_FLAGS)
+        .args(["--virtual-time-budget=5000", "--dump-dom"])
         .arg(format!("--user-data-dir={}", dir.join("profile").display()))
         .arg(format!("file://{}", page.display()))
         .output()

@@ -13,6 +13,19 @@ use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::stream::MaybeTlsStream;
 use tokio_tungstenite::tungstenite::{self, Message, WebSocket};
 
+/// How every test starts chromium: headless, as root, and without the background connections
+/// this machine's closed network would refuse.
+pub const HEADLESS_FLAGS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// The browser to use, or `None` (with a line on the terminal) when none is installed and
 /// `DECKSPEC_REQUIRE_CHROMIUM` is not set.
 pub fn chromium(what: &str) -> Option<PathBuf> {
@@ -55,18 +68,8 @@ impl Browser {
     pub fn start(binary: &Path) -> Browser {
         let profile = tempfile::tempdir().unwrap();
         let mut child = Command::new(binary)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--window-size=1280,900",
-                "--remote-debugging-port=0",
-            ])
+            .args(HEADLESS_FLAGS)
+            .args(["--window-size=1280,900", "--remote-debugging-port=0"])
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg("about:blank")
             .stdout(Stdio::null())
