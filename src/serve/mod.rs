@@ -390,8 +390,11 @@ impl Server {
             bots,
             self.store.clone(),
         );
+        let row = task
+            .stored()
+            .map_err(|e| format!("the table does not serialize: {e}"))?;
         self.store
-            .insert(task.stored())
+            .insert(row)
             .await
             .map_err(|e| format!("the server could not save the table: {e}"))?;
         self.start(id.clone(), task);

@@ -176,7 +176,8 @@ impl Store {
         answer.await.map_err(|_| "the store stopped".to_string())?
     }
 
-    /// Replace a table's game and bots; answers once committed.
+    /// Replace a table's game and bots (its `setup` is not written: it never changes); answers
+    /// once committed.
     pub async fn save(&self, table: StoredTable) -> Result<(), String> {
         let (done, answer) = oneshot::channel();
         self.send(Job::Save(table, done))?;

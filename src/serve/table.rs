@@ -148,14 +148,14 @@ impl TableTask {
         self.status.clone()
     }
 
-    /// The row the store keeps for this table.
-    pub fn stored(&self) -> StoredTable {
-        StoredTable {
+    /// The row the store keeps for this table (written when the table is made).
+    pub fn stored(&self) -> Result<StoredTable, serde_json::Error> {
+        Ok(StoredTable {
             id: self.id.clone(),
-            setup: serde_json::to_string(&self.setup).unwrap_or_default(),
-            game: serde_json::to_string(&self.game.save()).unwrap_or_default(),
-            bots: serde_json::to_string(&self.bots).unwrap_or_default(),
-        }
+            setup: serde_json::to_string(&self.setup)?,
+            game: serde_json::to_string(&self.game.save())?,
+            bots: serde_json::to_string(&self.bots)?,
+        })
     }
 
     fn has_bots(&self) -> bool {
@@ -365,7 +365,20 @@ impl TableTask {
                 book.observe(bot, &self.game);
             }
         }
-        if let Err(problem) = self.store.save(self.stored()).await {
+        // A save rewrites the game and the bots; the setup never changes after the insert.
+        let row = serde_json::to_string(&self.game.save()).and_then(|game| {
+            Ok(StoredTable {
+                id: self.id.clone(),
+                setup: String::new(),
+                game,
+                bots: serde_json::to_string(&self.bots)?,
+            })
+        });
+        let saved = match row {
+            Ok(row) => self.store.save(row).await,
+            Err(e) => Err(format!("the game does not serialize: {e}")),
+        };
+        if let Err(problem) = saved {
             eprintln!("table {}: could not save: {problem}", self.id);
             self.game = before;
             self.bots = before_bots;
