@@ -102,6 +102,7 @@
 struct ReadmeExamples;
 
 mod cli;
+pub mod coverage;
 pub mod kernel;
 pub mod mutate;
 pub mod play;

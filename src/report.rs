@@ -25,7 +25,7 @@ pub fn html(summary: &Summary) -> String {
 /// Fill a template's `{{NAME}}` placeholders in one pass over the template: a value is never
 /// scanned again, so a value that contains `{{DATA}}` stays that text. `value` returns each
 /// placeholder's text already escaped for where it stands; unknown names are left as written.
-fn fill(template: &str, value: impl Fn(&str) -> Option<String>) -> String {
+pub(crate) fn fill(template: &str, value: impl Fn(&str) -> Option<String>) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
     while let Some(open) = rest.find("{{") {

@@ -17,6 +17,8 @@ type Loaded = Result<Arc<Variant>, Arc<VariantError>>;
 pub struct ScriptProvider {
     rules_dir: PathBuf,
     loaded: Mutex<HashMap<String, Loaded>>,
+    /// Load each variant with a coverage probe (`probed`).
+    probed: bool,
 }
 
 impl ScriptProvider {
@@ -25,7 +27,29 @@ impl ScriptProvider {
         ScriptProvider {
             rules_dir: rules_dir.to_path_buf(),
             loaded: Mutex::new(HashMap::new()),
+            probed: false,
         }
+    }
+
+    /// A provider whose variants count the script nodes their hooks run (for coverage): collect
+    /// the counts with `take_hits`.
+    pub fn probed(rules_dir: &Path) -> ScriptProvider {
+        ScriptProvider {
+            probed: true,
+            ..ScriptProvider::new(rules_dir)
+        }
+    }
+
+    /// The counts of every variant loaded so far since the last call (empty unless `probed`).
+    pub fn take_hits(&self) -> crate::script::probe::Hits {
+        let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        let mut hits = crate::script::probe::Hits::new();
+        for variant in loaded.values().flatten() {
+            for (at, count) in variant.take_hits() {
+                *hits.entry(at).or_default() += count;
+            }
+        }
+        hits
     }
 
     /// The variant `name`, loaded and compiled on first use; later calls share it, and a variant
@@ -35,9 +59,12 @@ impl ScriptProvider {
         loaded
             .entry(name.to_string())
             .or_insert_with(|| {
-                Variant::load_named(&self.rules_dir, name)
-                    .map(Arc::new)
-                    .map_err(Arc::new)
+                let loaded = if self.probed {
+                    Variant::load_named_probed(&self.rules_dir, name)
+                } else {
+                    Variant::load_named(&self.rules_dir, name)
+                };
+                loaded.map(Arc::new).map_err(Arc::new)
             })
             .clone()
     }

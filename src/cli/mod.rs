@@ -4,6 +4,7 @@
 #[macro_use]
 mod out;
 mod check;
+mod coverage;
 mod info;
 mod mutate;
 mod play;
@@ -62,6 +63,9 @@ pub enum Command {
     /// Mutation testing: make small wrong versions (mutants) of each variant's rule scripts and
     /// run its scenarios against each; report the mutants no scenario notices.
     Mutate(mutate::MutateArgs),
+    /// Coverage: run the scenarios and report which lines, functions and branches of the rule
+    /// scripts they run (`--lcov`, `--html`), and for each rule the lines only its scenarios run.
+    Coverage(coverage::CoverageArgs),
     /// Host tables over HTTP and WebSocket: people in a browser (at `/`) and programs play any
     /// variant, with bots; every table is kept in a SQLite file and survives a restart.
     Serve(serve::ServeArgs),
@@ -102,6 +106,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Play(args) => play::play(args),
         Command::Serve(args) => serve::serve(args),
         Command::Mutate(args) => mutate::mutate(args),
+        Command::Coverage(args) => coverage::coverage(args),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Merge(args) => simulate::merge(args),
     }

@@ -11,7 +11,9 @@ pub mod files;
 mod lint;
 mod load;
 pub mod mutants;
+pub mod probe;
 pub mod rulebook;
+pub mod tokens;
 
 pub use load::{MAX_EXTENDS_DEPTH, variant_names};
 
@@ -123,6 +125,8 @@ pub struct Variant {
     action_hooks: HashMap<String, String>,
     hooks: HashSet<(String, usize)>,
     entry: String,
+    /// What counts the nodes its hooks run, when loaded for coverage.
+    probe: Option<Arc<probe::Probe>>,
 }
 
 impl std::fmt::Debug for Variant {

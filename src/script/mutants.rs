@@ -2,7 +2,8 @@
 //! edit at an exact place found by Rhai's own tokenizer (so strings and comments are never
 //! edited by accident). Whether a mutant still compiles is the caller's check (loading it).
 
-use rhai::{Engine, Token};
+use super::tokens::{Tok, hooks, tokenize};
+use rhai::Token;
 
 /// What kind of edit a mutant is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -80,14 +81,6 @@ impl Mutation {
 /// The declared names a string literal may be swapped among, one list per kind (piles, phases,
 /// events, game variables, player variables…); a literal is swapped for the next name of its list.
 pub type NameGroups = Vec<Vec<String>>;
-
-struct Tok {
-    token: Token,
-    start: usize,
-    end: usize,
-    /// Inside a `${…}` of an interpolated string: never the start of a statement to remove.
-    in_text: bool,
-}
 
 /// Every mutant of `source`, in source order.
 pub fn mutations(source: &str, names: &NameGroups) -> Vec<Mutation> {
@@ -309,128 +302,6 @@ fn statement_end(tokens: &[Tok], from: usize) -> Option<usize> {
         }
     }
     None
-}
-
-/// The enclosing `fn` of each token.
-fn hooks(tokens: &[Tok]) -> Vec<Option<String>> {
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut current: Option<String> = None;
-    let mut depth = 0i32;
-    let mut pending: Option<String> = None;
-    for (i, t) in tokens.iter().enumerate() {
-        match &t.token {
-            Token::Fn => {
-                if let Some(Tok {
-                    token: Token::Identifier(name),
-                    ..
-                }) = tokens.get(i + 1)
-                {
-                    pending = Some(name.to_string());
-                }
-            }
-            Token::LeftBrace | Token::MapStart => {
-                if depth == 0 && pending.is_some() {
-                    current = pending.take();
-                }
-                depth += 1;
-            }
-            Token::RightBrace => {
-                depth -= 1;
-                if depth == 0 {
-                    out.push(current.take());
-                    continue;
-                }
-            }
-            _ => {}
-        }
-        out.push(current.clone());
-    }
-    out
-}
-
-/// The script's tokens with byte ranges (comments skipped by the tokenizer).
-fn tokenize(source: &str) -> Vec<Tok> {
-    let engine = Engine::new_raw();
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(source.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let offset = |line: usize, column: usize| -> Option<usize> {
-        let start = *line_starts.get(line.checked_sub(1)?)?;
-        let text = &source[start..];
-        let skip = column.checked_sub(1)?;
-        Some(start + text.char_indices().nth(skip).map_or(text.len(), |(i, _)| i))
-    };
-    let inputs = [source];
-    let (stream, control) = engine.lex(&inputs);
-    let mut out = Vec::new();
-    // Brace depths at which an interpolated string's `${` opened: when its `}` closes, the
-    // tokenizer must be told to read text again (what Rhai's parser does).
-    let mut interpolations: Vec<i32> = Vec::new();
-    let mut depth = 0i32;
-    for (token, pos) in stream {
-        if matches!(token, Token::EOF | Token::LexError(_)) {
-            break;
-        }
-        let in_text = !interpolations.is_empty();
-        match token {
-            Token::InterpolatedString(_) => interpolations.push(depth),
-            Token::LeftBrace | Token::MapStart => depth += 1,
-            Token::RightBrace => {
-                depth -= 1;
-                if interpolations.last() == Some(&depth) {
-                    interpolations.pop();
-                    control.borrow_mut().is_within_text = true;
-                }
-            }
-            _ => {}
-        }
-        let (Some(line), Some(column)) = (pos.line(), pos.position()) else {
-            continue;
-        };
-        let Some(start) = offset(line, column) else {
-            continue;
-        };
-        let end = start + token_len(&token, &source[start..]);
-        out.push(Tok {
-            token,
-            start,
-            end,
-            in_text,
-        });
-    }
-    out
-}
-
-/// The length in bytes of the token's text at the start of `rest`.
-fn token_len(token: &Token, rest: &str) -> usize {
-    match token {
-        Token::StringConstant(_) if rest.starts_with('"') => {
-            let mut escaped = false;
-            for (i, c) in rest.char_indices().skip(1) {
-                match c {
-                    '\\' if !escaped => escaped = true,
-                    '"' if !escaped => return i + 1,
-                    _ => escaped = false,
-                }
-            }
-            rest.len()
-        }
-        Token::IntegerConstant(_)
-        | Token::Identifier(_)
-        | Token::StringConstant(_)
-        | Token::Custom(_) => rest
-            .char_indices()
-            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
-            .map_or(rest.len(), |(i, _)| i),
-        other if other.is_literal() => other.literal_syntax().len().max(1),
-        // Floats, characters, interpolated strings: never edited; their extent matters only as
-        // the end of a condition or statement, which a scan of the number or word gives.
-        _ => rest
-            .char_indices()
-            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '.'))
-            .map_or(rest.len(), |(i, _)| i)
-            .max(1),
-    }
 }
 
 #[cfg(test)]
