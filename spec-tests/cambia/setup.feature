@@ -69,6 +69,28 @@ Feature: Deck, deal and the first turn
     And ann does not know 7S
     And ann does not know KH
 
+  @rule:CAM-DEAL-7
+  Scenario: house rule initial_peek_slots naming slot 4 shows only the card in slot 0
+    Given a cambia game with players ann, bob
+    And the house rule initial_peek_slots is [0, 4]
+    And ann holds 7S, KH, 3D, QD
+    Then ann knows 7S
+    And ann does not know KH
+    And ann does not know 3D
+    And ann does not know QD
+    And ann holds 4 cards
+    And the draw pile has 46 cards
+    And ann receives:
+      """
+      {
+        "type": "private_initial_cards",
+        "cards": [
+          {"id": "{7S}", "rank": "7", "suit": "Spades", "value": 7, "idx": 0}
+        ]
+      }
+      """
+    And the phase is awaiting_draw
+
   @rule:CAM-DEAL-4 @rule:CAM-VIS-1
   Scenario: the initial cards arrive privately in private_initial_cards
     Given a cambia game with players ann, bob

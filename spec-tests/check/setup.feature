@@ -77,6 +77,28 @@ Feature: Deck, deal and the first turn
     And ann does not know QC
     And bob does not know 7S
 
+  @rule:CHK-DEAL-6
+  Scenario: house rule initial_peek_slots naming slot 5 shows only the card in slot 3
+    Given a check game with players ann, bob
+    And the house rule initial_peek_slots is [5, 3]
+    And ann holds 7S, KH, 3D, QC
+    Then ann knows QC
+    And ann does not know 7S
+    And ann does not know KH
+    And ann does not know 3D
+    And ann holds 4 cards
+    And the draw pile has 44 cards
+    And ann receives:
+      """
+      {
+        "type": "private_initial_peek",
+        "cards": [
+          {"id": "{QC}", "rank": "Queen", "suit": "Clubs", "value": 12}
+        ]
+      }
+      """
+    And the phase is awaiting_draw
+
   @rule:CHK-DEAL-5 @rule:CHK-TURN-2
   Scenario: the seeded first turn starts waiting for a draw
     Given a check game with players ann, bob, cat

@@ -103,6 +103,50 @@ Feature: Turns, drawing and discarding
       And the discard pile is 4S
       And the phase is awaiting_discard
 
+    @rule:CHK-TURN-7
+    Scenario: ann cannot discard or draw again during the matching stage her discard opened
+      Given the draw pile is 5C, 9H
+      And it is ann's turn
+      And ann did draw_from_deck
+      And ann did discard_drawn_card
+      When ann does discard_drawn_card
+      Then the action is rejected with "finish the matching stage and abilities first"
+      When ann does swap_and_discard slot 0
+      Then the action is rejected with "finish the matching stage and abilities first"
+      When ann does draw_from_deck
+      Then the action is rejected with "finish the matching stage and abilities first"
+      When ann does draw_from_discard
+      Then the action is rejected with "finish the matching stage and abilities first"
+      And ann holds 7S, KH, 3D, QC
+      And the discard pile is 5C
+      And the draw pile top is 9H
+      And the phase is matching_stage
+      And it is ann's turn
+
+    @rule:CHK-TURN-7
+    Scenario: ann cannot discard again while her King's ability is pending
+      Given the draw pile is KD, 9H
+      And it is ann's turn
+      And ann did draw_from_deck
+      And ann did discard_drawn_card
+      And ann did pass_match
+      And bob did pass_match
+      And cat did pass_match
+      Then the phase is ability_peek
+      When ann does swap_and_discard slot 0
+      Then the action is rejected with "finish the matching stage and abilities first"
+      When ann does discard_drawn_card
+      Then the action is rejected with "finish the matching stage and abilities first"
+      When ann does ability_skip
+      Then the phase is ability_swap
+      When ann does swap_and_discard 3
+      Then the action is rejected with "finish the matching stage and abilities first"
+      And ann holds 7S, KH, 3D, QC
+      And the discard pile is KD
+      And the draw pile top is 9H
+      And the phase is ability_swap
+      And it is ann's turn
+
     @rule:CHK-TURN-6
     Scenario: actions without arguments refuse one
       Given the draw pile is 5C

@@ -85,6 +85,35 @@ Feature: Collecting the drawn card, and no drawing from the discard pile
       And it is ann's turn
       And bob does not know 4S
 
+    @rule:DUT-DRAW-8
+    Scenario: ann cannot collect the 3 she has already played
+      Given the draw pile is 3S
+      And it is ann's turn
+      And ann did draw
+      And ann did play drawn
+      Then the phase is same_rank_window
+      When ann does collect
+      Then the action is rejected with "you can collect the drawn card only instead of playing it"
+      And ann holds 3D, 9C, 5H, 6H
+      And the discard pile is 3S
+      And the phase is same_rank_window
+      And it is ann's turn
+
+    @rule:DUT-DRAW-8
+    Scenario: ann cannot collect during the special play of the Queen she played
+      Given the draw pile is QS
+      And it is ann's turn
+      And ann did draw
+      And ann did play drawn
+      When time runs out
+      Then the phase is special_play_window
+      When ann does collect
+      Then the action is rejected with "you can collect the drawn card only instead of playing it"
+      And ann holds 3D, 9C, 5H, 6H
+      And the discard pile is QS
+      And the phase is special_play_window
+      And it is ann's turn
+
     @rule:DUT-COLL-5 @rule:DUT-END-3
     Scenario: ann collects a 3 from the discard pile, then the 3 she draws: three 3s, and the game goes on
       Given the discard pile is 3H

@@ -201,6 +201,28 @@ Feature: Choosing the collection rank
       Then ann's collection_rank is K
       And bob sees player_collection_rank with user ann and card.rank King 1 time
 
+    @rule:DUT-SEL-6
+    Scenario: of two Aces one is chosen
+      Given a dutch game with players ann, bob
+      And ann holds AS, AD, 6C, 8C
+      And bob holds 4H, 8H, 5S, 6D
+      And ann did initial_peek 0 and 1
+      And bob did initial_peek 0 and 1
+      Then ann's collection_rank is A
+      And bob sees player_collection_rank with user ann and card.rank Ace 1 time
+      And ann holds AS, AD, 6C, 8C
+
+    @rule:DUT-SEL-6 @rule:DUT-SEL-3
+    Scenario: of two jokers one is chosen: a joker is refused only beside a card that is not one
+      Given a dutch game with players ann, bob
+      And ann holds JK, JK, 6C, 8C
+      And bob holds 4H, 8H, 5S, 6D
+      And ann did initial_peek 0 and 1
+      And bob did initial_peek 0 and 1
+      Then ann's collection_rank is JK
+      And bob sees player_collection_rank with user ann and card.rank Joker 1 time
+      And ann holds JK, JK, 6C, 8C
+
     @rule:DUT-SEL-6 @rule:DUT-SEL-12
     Scenario Outline: the seed decides between 7S and 7H: seed <seed> chooses the <chosen>
       Given a dutch game with players ann, bob
