@@ -776,7 +776,7 @@ fn a_variant_extending_cambia_inherits_hooks_rulebook_and_bots() {
     assert_eq!(
         run.stdout,
         format!(
-            "ok     {rules}/cambia3: extends cambia · 7 actions · 115 rules (inherited from cambia) · bots: easy, medium, hard, expert (inherited from cambia) · 2 to 7 players\n\
+            "ok     {rules}/cambia3: extends cambia · 7 actions · 116 rules (inherited from cambia) · bots: easy, medium, hard, expert (inherited from cambia) · 2 to 7 players\n\
              checked 1 variant and 1 file (3 scenarios): 0 problems\n"
         )
     );
@@ -805,7 +805,7 @@ fn check_takes_feature_files_and_a_rules_folder() {
         &["check", "tests/cli/passing.feature"],
         0,
         &[
-            "ok     rules/cambia: 7 actions · 115 rules · bots: easy, medium, hard, expert · 2 to 7 players\n",
+            "ok     rules/cambia: 7 actions · 116 rules · bots: easy, medium, hard, expert · 2 to 7 players\n",
             "checked 1 variant and 1 file (2 scenarios): 0 problems\n",
         ],
     );
