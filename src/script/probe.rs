@@ -309,7 +309,10 @@ impl Variant {
 mod tests {
     use super::*;
 
-    fn arms(b: &Branch) -> Vec<(String, Option<u32>)> {
+    /// Each arm's label and the line of its first node.
+    type Arms = Vec<(String, Option<u32>)>;
+
+    fn arms(b: &Branch) -> Arms {
         b.arms
             .iter()
             .map(|a| (a.label.clone(), a.first.map(|p| p.line)))
@@ -340,7 +343,7 @@ fn f(x, z) { x + z }
         let lines: Vec<u32> = statements.iter().map(|p| p.line).collect();
         // Top-level code is no hook's: not counted. Line 3 holds four: `let`, `if`, `2`, `3`.
         assert_eq!(lines, vec![3, 3, 3, 3, 4, 5, 6, 8, 10, 10, 11, 16]);
-        let shown: Vec<(u32, &str, Vec<(String, Option<u32>)>)> = branches
+        let shown: Vec<(u32, &str, Arms)> = branches
             .iter()
             .map(|b| (b.at.line, b.kind, arms(b)))
             .collect();
