@@ -22,6 +22,19 @@ fn deckspec(args: &[&str]) -> std::process::Output {
         .expect("deckspec runs")
 }
 
+/// `deckspec coverage` on the fixture's rules, with these scenarios and arguments.
+fn coverage(specs: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "coverage",
+        "--rules",
+        "tests/coverage/rules",
+        "--specs",
+        specs,
+    ];
+    args.extend(extra);
+    deckspec(&args)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -100,16 +113,10 @@ fn hits(file: &FileCoverage, line: u32) -> u64 {
 fn summary_lcov_and_trace_match_the_expected_files() {
     let dir = tempfile::tempdir().unwrap();
     let lcov = dir.path().join("tally.info");
-    let out = deckspec(&[
-        "coverage",
-        "--rules",
-        "tests/coverage/rules",
-        "--specs",
+    let out = coverage(
         "tests/coverage/specs",
-        "--trace",
-        "--lcov",
-        lcov.to_str().unwrap(),
-    ]);
+        &["--trace", "--lcov", lcov.to_str().unwrap()],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let summary = text(&out.stdout).replace(lcov.to_str().unwrap(), "TALLY.info");
     check(&without_time(&summary), "expected.txt");
@@ -138,13 +145,7 @@ fn a_line_no_scenario_runs_is_reported_as_not_covered() {
     assert!(rule.scenarios.is_empty() && rule.own_lines.is_empty());
 
     // The CLI says so in its summary.
-    let out = deckspec(&[
-        "coverage",
-        "--rules",
-        "tests/coverage/rules",
-        "--specs",
-        weak.to_str().unwrap(),
-    ]);
+    let out = coverage(weak.to_str().unwrap(), &[]);
     let summary = text(&out.stdout);
     let line = summary
         .lines()
@@ -178,15 +179,7 @@ fn the_page_renders_each_lines_count_in_a_headless_browser() {
     };
     let dir = tempfile::tempdir().unwrap();
     let html = dir.path().join("html");
-    let out = deckspec(&[
-        "coverage",
-        "--rules",
-        "tests/coverage/rules",
-        "--specs",
-        "tests/coverage/specs",
-        "--html",
-        html.to_str().unwrap(),
-    ]);
+    let out = coverage("tests/coverage/specs", &["--html", html.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let page = html.join("index.html");
     let source = std::fs::read_to_string(&page).unwrap();
@@ -240,15 +233,7 @@ fn genhtml_reads_the_tracefile() {
     };
     let dir = tempfile::tempdir().unwrap();
     let lcov = dir.path().join("tally.info");
-    let out = deckspec(&[
-        "coverage",
-        "--rules",
-        "tests/coverage/rules",
-        "--specs",
-        "tests/coverage/specs",
-        "--lcov",
-        lcov.to_str().unwrap(),
-    ]);
+    let out = coverage("tests/coverage/specs", &["--lcov", lcov.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     let out = Command::new(genhtml)
         .args(["--branch-coverage", "--quiet", "--output-directory"])
@@ -333,17 +318,8 @@ fn the_bundled_rules_counts_are_consistent() {
 
 #[test]
 fn bad_arguments_and_a_weak_suite_fail_clearly() {
-    let fixture = [
-        "--rules",
-        "tests/coverage/rules",
-        "--specs",
-        "tests/coverage/specs",
-    ];
     let run = |extra: &[&str]| {
-        let mut args = vec!["coverage"];
-        args.extend(fixture);
-        args.extend(extra);
-        let out = deckspec(&args);
+        let out = coverage("tests/coverage/specs", extra);
         (out.status.code(), text(&out.stderr))
     };
     assert_eq!(
@@ -379,13 +355,7 @@ fn bad_arguments_and_a_weak_suite_fail_clearly() {
         "Feature: f\n  Scenario: wrong count\n    Given a tally game with players ann, bob\n    When ann does draw\n    Then ann holds 9 cards\n",
     )
     .unwrap();
-    let out = deckspec(&[
-        "coverage",
-        "--rules",
-        "tests/coverage/rules",
-        "--specs",
-        failing.to_str().unwrap(),
-    ]);
+    let out = coverage(failing.to_str().unwrap(), &[]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("1 scenario failed (`deckspec test` shows why)"),
@@ -405,13 +375,7 @@ fn bad_arguments_and_a_weak_suite_fail_clearly() {
         "Feature: f\n  Scenario: s\n    Given a tally game with players ann\n    Whenever\n",
     )
     .unwrap();
-    let out = deckspec(&[
-        "coverage",
-        "--rules",
-        "tests/coverage/rules",
-        "--specs",
-        broken.to_str().unwrap(),
-    ]);
+    let out = coverage(broken.to_str().unwrap(), &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).starts_with(&format!("error: {}:", broken.display())),
