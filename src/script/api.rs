@@ -2,7 +2,7 @@
 //! types, registered on the sandboxed engine. Documented for designers in `rules/README.md`.
 
 use crate::kernel::{Arg, Audience, CardIdx, Game, Loc, Payload, Seat, Value};
-use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Map, Position};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
@@ -12,7 +12,7 @@ pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
 pub struct GameHandle(pub Arc<Mutex<Game>>);
 
 impl GameHandle {
-    fn lock(&self) -> MutexGuard<'_, Game> {
+    pub(super) fn lock(&self) -> MutexGuard<'_, Game> {
         // A poisoned lock only means an earlier panic; the game data is still consistent
         // because every call is one short critical section.
         self.0.lock().unwrap_or_else(|e| e.into_inner())
@@ -127,7 +127,7 @@ pub fn arg_value(arg: &Arg) -> Dynamic {
 /// Rhai tag (index + 1), so that an event can refuse to send them to a player who does not know
 /// the card. Values computed from them (by arithmetic or string operations) are new, untagged
 /// values: the guard catches passing a face on as it is, the common mistake.
-fn face_value(card: CardIdx, value: Dynamic) -> Dynamic {
+pub(super) fn face_value(card: CardIdx, value: Dynamic) -> Dynamic {
     let mut value = value;
     value.set_tag(i32::from(card.0) + 1);
     value
@@ -231,7 +231,7 @@ pub(super) fn pile_id(game: &Game, name: &str) -> R<crate::kernel::PileId> {
 }
 
 /// A card of this game (a script cannot make others, but every input is checked).
-fn card(game: &Game, c: Card) -> R<CardIdx> {
+pub(super) fn card(game: &Game, c: Card) -> R<CardIdx> {
     game.state
         .card(c.0)
         .map(|_| c.0)
@@ -239,23 +239,23 @@ fn card(game: &Game, c: Card) -> R<CardIdx> {
 }
 
 /// Where a card of this game is.
-fn loc(game: &Game, c: Card) -> R<Loc> {
+pub(super) fn loc(game: &Game, c: Card) -> R<Loc> {
     Ok(game.state.cards[card(game, c)?.0 as usize].loc)
 }
 
-fn seat(game: &Game, p: Player) -> R<Seat> {
+pub(super) fn seat(game: &Game, p: Player) -> R<Seat> {
     game.state.seat(p.0).or_else(|e| err(e.to_string()))
 }
 
-fn slot_index(slot: INT) -> R<usize> {
+pub(super) fn slot_index(slot: INT) -> R<usize> {
     usize::try_from(slot).or_else(|_| err(format!("slot {slot} is negative")))
 }
 
-fn opt_card(c: Option<CardIdx>) -> Dynamic {
+pub(super) fn opt_card(c: Option<CardIdx>) -> Dynamic {
     c.map_or(Dynamic::UNIT, |c| Dynamic::from(Card(c)))
 }
 
-fn card_arg(game: &Game, p: Player, arg: &Dynamic) -> R<Dynamic> {
+pub(super) fn card_arg(game: &Game, p: Player, arg: &Dynamic) -> R<Dynamic> {
     if let Some(c) = arg.clone().try_cast::<Card>() {
         return Ok(Dynamic::from(c));
     }
@@ -275,7 +275,7 @@ fn card_arg(game: &Game, p: Player, arg: &Dynamic) -> R<Dynamic> {
     }
 }
 
-fn refusal<T>(msg: String) -> R<T> {
+pub(super) fn refusal<T>(msg: String) -> R<T> {
     Err(Box::new(EvalAltResult::ErrorRuntime(
         Dynamic::from(Refusal(msg)),
         Position::NONE,
@@ -367,7 +367,7 @@ pub fn explain_missing(signature: &str) -> Option<String> {
     ))
 }
 
-/// Register the API on a fresh engine.
+/// Register the API on a fresh engine: its types, then every function of `natives::NATIVES`.
 pub fn register(engine: &mut Engine) {
     engine
         .register_type_with_name::<GameHandle>("Game")
@@ -376,469 +376,7 @@ pub fn register(engine: &mut Engine) {
         .register_type_with_name::<Slot>("Slot")
         .register_type_with_name::<Located>("LocatedCard")
         .register_type_with_name::<Refusal>("Refusal");
-
-    engine.register_fn("refuse", |msg: ImmutableString| -> R<()> {
-        refusal(msg.to_string())
-    });
-
-    // Cards and players compare by identity.
-    engine
-        .register_fn("==", |a: Card, b: Card| a == b)
-        .register_fn("!=", |a: Card, b: Card| a != b)
-        .register_fn("==", |a: Player, b: Player| a == b)
-        .register_fn("!=", |a: Player, b: Player| a != b)
-        .register_fn("==", |a: Slot, b: Slot| a == b)
-        .register_fn("to_string", |c: &mut Card| format!("card#{}", c.0.0))
-        .register_fn("to_debug", |c: &mut Card| format!("card#{}", c.0.0))
-        .register_fn("to_string", |p: &mut Player| format!("seat#{}", p.0.0))
-        .register_fn("to_debug", |p: &mut Player| format!("seat#{}", p.0.0))
-        .register_get("seat", |p: &mut Player| p.0.0 as INT)
-        .register_get("player", |s: &mut Slot| Player(s.seat))
-        .register_get("slot", |s: &mut Slot| s.slot as INT);
-
-    register_players(engine);
-    register_cards(engine);
-    register_state(engine);
-}
-
-fn register_players(engine: &mut Engine) {
-    engine
-        .register_get("players", |g: &mut GameHandle| -> Array {
-            (0..g.lock().state.player_count())
-                .map(|i| Dynamic::from(Player(Seat(i as u8))))
-                .collect()
-        })
-        .register_get("player_count", |g: &mut GameHandle| {
-            g.lock().state.player_count() as INT
-        })
-        .register_get("current", |g: &mut GameHandle| {
-            g.lock()
-                .state
-                .current
-                .map_or(Dynamic::UNIT, |s| Dynamic::from(Player(s)))
-        })
-        .register_fn("set_current", |g: &mut GameHandle, p: Player| -> R<()> {
-            let mut game = g.lock();
-            let s = seat(&game, p)?;
-            game.state.current = Some(s);
-            Ok(())
-        })
-        .register_fn(
-            "next_player",
-            |g: &mut GameHandle, p: Player| -> R<Player> {
-                let game = g.lock();
-                let s = seat(&game, p)?;
-                Ok(Player(Seat(
-                    ((s.index() + 1) % game.state.player_count()) as u8,
-                )))
-            },
-        )
-        .register_fn("player_at", |g: &mut GameHandle, i: INT| -> R<Player> {
-            let game = g.lock();
-            match usize::try_from(i) {
-                Ok(i) if i < game.state.player_count() => Ok(Player(Seat(i as u8))),
-                _ => err(format!("there is no seat {i}")),
-            }
-        })
-        .register_fn("name", |g: &mut GameHandle, p: Player| -> R<String> {
-            let game = g.lock();
-            let s = seat(&game, p)?;
-            Ok(game.state.players[s.index()].clone())
-        });
-}
-
-fn register_cards(engine: &mut Engine) {
-    // Faces: each value carries its card (see `face_value`).
-    fn face_fn(engine: &mut Engine, name: &str, read: fn(&Game, CardIdx) -> Dynamic) {
-        engine.register_fn(name, move |g: &mut GameHandle, c: Card| -> R<Dynamic> {
-            let game = g.lock();
-            let idx = card(&game, c)?;
-            Ok(face_value(idx, read(&game, idx)))
-        });
-    }
-    face_fn(engine, "rank", |g, c| g.state.face(c).rank.short().into());
-    face_fn(engine, "rank_number", |g, c| {
-        INT::from(g.state.face(c).rank.0).into()
-    });
-    face_fn(engine, "suit", |g, c| {
-        g.state
-            .face(c)
-            .suit
-            .map_or(String::new(), |s| s.letter().to_string())
-            .into()
-    });
-    face_fn(engine, "face", |g, c| g.state.face(c).to_string().into());
-    face_fn(engine, "is_red", |g, c| g.state.face(c).is_red().into());
-    face_fn(engine, "points", |g, c| {
-        g.table.points_of(g.state.face(c)).into()
-    });
-
-    // Hands.
-    engine
-        .register_fn("hand", |g: &mut GameHandle, p: Player| -> R<Array> {
-            let game = g.lock();
-            let s = seat(&game, p)?;
-            Ok(game.state.hand(s).iter().map(|&c| opt_card(c)).collect())
-        })
-        .register_fn(
-            "cards_in_hand",
-            |g: &mut GameHandle, p: Player| -> R<Array> {
-                let game = g.lock();
-                let s = seat(&game, p)?;
-                Ok(game
-                    .state
-                    .hand(s)
-                    .iter()
-                    .flatten()
-                    .map(|&c| Dynamic::from(Card(c)))
-                    .collect())
-            },
-        )
-        .register_fn("hand_count", |g: &mut GameHandle, p: Player| -> R<INT> {
-            let game = g.lock();
-            let s = seat(&game, p)?;
-            Ok(game.state.hand(s).iter().flatten().count() as INT)
-        })
-        .register_fn("slot_count", |g: &mut GameHandle, p: Player| -> R<INT> {
-            let game = g.lock();
-            let s = seat(&game, p)?;
-            Ok(game.state.hand(s).len() as INT)
-        })
-        .register_fn(
-            "card_at",
-            |g: &mut GameHandle, p: Player, slot: INT| -> R<Dynamic> {
-                let game = g.lock();
-                let s = seat(&game, p)?;
-                let slot = slot_index(slot)?;
-                Ok(opt_card(game.state.hand(s).get(slot).copied().flatten()))
-            },
-        )
-        .register_fn("owner", |g: &mut GameHandle, c: Card| -> R<Dynamic> {
-            Ok(match loc(&g.lock(), c)? {
-                Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
-                Loc::Pile(_) => Dynamic::UNIT,
-            })
-        })
-        .register_fn("slot_of", |g: &mut GameHandle, c: Card| -> R<INT> {
-            Ok(match loc(&g.lock(), c)? {
-                Loc::Hand { slot, .. } => INT::from(slot),
-                Loc::Pile(_) => -1,
-            })
-        })
-        .register_fn("pile_of", |g: &mut GameHandle, c: Card| -> R<Dynamic> {
-            let game = g.lock();
-            Ok(match loc(&game, c)? {
-                Loc::Hand { .. } => Dynamic::UNIT,
-                Loc::Pile(p) => Dynamic::from(game.table.piles[p.0 as usize].name.clone()),
-            })
-        })
-        .register_fn(
-            "card_arg",
-            |g: &mut GameHandle, p: Player, arg: Dynamic| -> R<Dynamic> {
-                card_arg(&g.lock(), p, &arg)
-            },
-        )
-        .register_fn("located", |g: &mut GameHandle, c: Card| -> R<Located> {
-            Ok(match loc(&g.lock(), c)? {
-                Loc::Hand { seat, slot } => Located(c.0, Some((seat, slot))),
-                Loc::Pile(_) => Located(c.0, None),
-            })
-        });
-
-    // Piles.
-    engine
-        .register_fn("pile_size", |g: &mut GameHandle, name: &str| -> R<INT> {
-            let game = g.lock();
-            let p = pile_id(&game, name)?;
-            Ok(game.state.pile(p).len() as INT)
-        })
-        .register_fn("top", |g: &mut GameHandle, name: &str| -> R<Dynamic> {
-            let game = g.lock();
-            let p = pile_id(&game, name)?;
-            Ok(opt_card(game.state.pile(p).last().copied()))
-        })
-        .register_fn("pile", |g: &mut GameHandle, name: &str| -> R<Array> {
-            let game = g.lock();
-            let p = pile_id(&game, name)?;
-            Ok(game
-                .state
-                .pile(p)
-                .iter()
-                .map(|&c| Dynamic::from(Card(c)))
-                .collect())
-        });
-
-    // Moving cards.
-    engine
-        .register_fn(
-            "to_pile",
-            |g: &mut GameHandle, c: Card, name: &str| -> R<()> {
-                let mut game = g.lock();
-                let p = pile_id(&game, name)?;
-                let c = card(&game, c)?;
-                let table = game.table.clone();
-                game.state.move_to_pile(&table, c, p);
-                Ok(())
-            },
-        )
-        .register_fn(
-            "under_pile",
-            |g: &mut GameHandle, c: Card, name: &str| -> R<()> {
-                let mut game = g.lock();
-                let p = pile_id(&game, name)?;
-                let c = card(&game, c)?;
-                let table = game.table.clone();
-                game.state.move_under_pile(&table, c, p);
-                Ok(())
-            },
-        )
-        .register_fn(
-            "to_slot",
-            |g: &mut GameHandle, c: Card, p: Player, slot: INT| -> R<()> {
-                let mut game = g.lock();
-                let s = seat(&game, p)?;
-                let slot = slot_index(slot)?;
-                game.state
-                    .move_to_slot(c.0, s, slot)
-                    .or_else(|e| err(e.to_string()))
-            },
-        )
-        .register_fn(
-            "add_to_hand",
-            |g: &mut GameHandle, c: Card, p: Player| -> R<INT> {
-                let mut game = g.lock();
-                let s = seat(&game, p)?;
-                game.state
-                    .add_to_hand(c.0, s)
-                    .map(|slot| slot as INT)
-                    .or_else(|e| err(e.to_string()))
-            },
-        )
-        .register_fn(
-            "append_to_hand",
-            |g: &mut GameHandle, c: Card, p: Player| -> R<INT> {
-                let mut game = g.lock();
-                let s = seat(&game, p)?;
-                game.state
-                    .append_to_hand(c.0, s)
-                    .map(|slot| slot as INT)
-                    .or_else(|e| err(e.to_string()))
-            },
-        )
-        .register_fn("compact", |g: &mut GameHandle, p: Player| -> R<()> {
-            let mut game = g.lock();
-            let s = seat(&game, p)?;
-            game.state.compact_hand(s).or_else(|e| err(e.to_string()))
-        })
-        .register_fn("swap", |g: &mut GameHandle, a: Card, b: Card| -> R<()> {
-            let mut game = g.lock();
-            let (a, b) = (card(&game, a)?, card(&game, b)?);
-            game.state.swap(a, b).or_else(|e| err(e.to_string()))
-        })
-        .register_fn("shuffle", |g: &mut GameHandle, name: &str| -> R<()> {
-            let mut game = g.lock();
-            let p = pile_id(&game, name)?;
-            game.state.shuffle_pile(p);
-            Ok(())
-        })
-        .register_fn(
-            "recycle",
-            |g: &mut GameHandle, from: &str, to: &str, keep: INT| -> R<INT> {
-                let mut game = g.lock();
-                let (f, t) = (pile_id(&game, from)?, pile_id(&game, to)?);
-                Ok(game.state.recycle(f, t, keep.max(0) as usize) as INT)
-            },
-        )
-        .register_fn(
-            "holds",
-            |g: &mut GameHandle, p: Player, c: Card| -> R<bool> {
-                Ok(matches!(loc(&g.lock(), c)?, Loc::Hand { seat, .. } if seat == p.0))
-            },
-        )
-        .register_fn(
-            "deal",
-            |g: &mut GameHandle, name: &str, count: INT| -> R<()> {
-                let mut game = g.lock();
-                let p = pile_id(&game, name)?;
-                for _ in 0..count {
-                    for s in 0..game.state.player_count() {
-                        let Some(&c) = game.state.pile(p).last() else {
-                            return err(format!("the pile `{name}` ran out while dealing"));
-                        };
-                        game.state
-                            .append_to_hand(c, Seat(s as u8))
-                            .or_else(|e| err(e.to_string()))?;
-                    }
-                }
-                Ok(())
-            },
-        );
-
-    // Knowledge.
-    engine
-        .register_fn(
-            "reveal",
-            |g: &mut GameHandle, c: Card, p: Player| -> R<()> {
-                let mut game = g.lock();
-                let s = seat(&game, p)?;
-                let c = card(&game, c)?;
-                game.state.reveal_to(c, s);
-                Ok(())
-            },
-        )
-        .register_fn("reveal_all", |g: &mut GameHandle, c: Card| -> R<()> {
-            let mut game = g.lock();
-            let c = card(&game, c)?;
-            game.state.reveal_to_all(c);
-            Ok(())
-        })
-        .register_fn(
-            "knows",
-            |g: &mut GameHandle, p: Player, c: Card| -> R<bool> {
-                let game = g.lock();
-                let s = seat(&game, p)?;
-                Ok(game.state.knows(s, card(&game, c)?))
-            },
-        );
-}
-
-fn register_state(engine: &mut Engine) {
-    // Phases and turns.
-    engine
-        .register_get("phase", |g: &mut GameHandle| {
-            let game = g.lock();
-            game.table.phase_name(game.state.phase).to_string()
-        })
-        .register_fn("set_phase", |g: &mut GameHandle, name: &str| -> R<()> {
-            let mut game = g.lock();
-            match game.table.phase(name) {
-                Some(p) => {
-                    game.state.phase = p;
-                    Ok(())
-                }
-                None => err(format!(
-                    "`{name}` is not a phase of this variant{}",
-                    super::error::suggest(name, game.table.phases.iter().map(|p| p.name.as_str()))
-                )),
-            }
-        })
-        .register_get("turns_started", |g: &mut GameHandle| {
-            g.lock().state.turns_started
-        })
-        .register_fn("begin_turns", |g: &mut GameHandle| {
-            g.lock().state.turns_started = true;
-        });
-
-    // Variables and house rules.
-    engine
-        .register_fn("get", |g: &mut GameHandle, name: &str| -> R<Dynamic> {
-            let game = g.lock();
-            match game.table.game_var(name) {
-                Some(i) => Ok(from_value(&game.state.game_vars[i])),
-                None => unknown_var(&game, name, false),
-            }
-        })
-        .register_fn(
-            "set",
-            |g: &mut GameHandle, name: &str, v: Dynamic| -> R<()> {
-                let mut game = g.lock();
-                match game.table.game_var(name) {
-                    Some(i) => {
-                        game.state.game_vars[i] = to_value(&v)?;
-                        Ok(())
-                    }
-                    None => unknown_var(&game, name, false),
-                }
-            },
-        )
-        .register_fn(
-            "pget",
-            |g: &mut GameHandle, p: Player, name: &str| -> R<Dynamic> {
-                let game = g.lock();
-                let s = seat(&game, p)?;
-                match game.table.player_var(name) {
-                    Some(i) => Ok(from_value(&game.state.player_vars[s.index()][i])),
-                    None => unknown_var(&game, name, true),
-                }
-            },
-        )
-        .register_fn(
-            "pset",
-            |g: &mut GameHandle, p: Player, name: &str, v: Dynamic| -> R<()> {
-                let mut game = g.lock();
-                let s = seat(&game, p)?;
-                match game.table.player_var(name) {
-                    Some(i) => {
-                        game.state.player_vars[s.index()][i] = to_value(&v)?;
-                        Ok(())
-                    }
-                    None => unknown_var(&game, name, true),
-                }
-            },
-        )
-        .register_fn("house", |g: &mut GameHandle, name: &str| -> R<Dynamic> {
-            house_rule(&g.lock(), name)
-        });
-
-    // Events.
-    engine
-        .register_fn(
-            "broadcast",
-            |g: &mut GameHandle, name: &str, fields: Map| -> R<()> {
-                emit(g, name, Audience::Everyone, fields)
-            },
-        )
-        .register_fn(
-            "tell",
-            |g: &mut GameHandle, p: Player, name: &str, fields: Map| -> R<()> {
-                let s = seat(&g.lock(), p)?;
-                emit(g, name, Audience::Player(s), fields)
-            },
-        );
-
-    // Time, chance and the end.
-    engine
-        .register_fn(
-            "set_timer",
-            |g: &mut GameHandle, name: &str, seconds: Dynamic| -> R<()> {
-                set_timer(g, name, seconds, None)
-            },
-        )
-        .register_fn(
-            "set_timer",
-            |g: &mut GameHandle, name: &str, seconds: Dynamic, p: Player| -> R<()> {
-                set_timer(g, name, seconds, Some(p))
-            },
-        )
-        .register_fn("cancel_timer", |g: &mut GameHandle, name: &str| {
-            g.lock().state.cancel_timer(name);
-        })
-        .register_get("clock", |g: &mut GameHandle| g.lock().state.clock as INT)
-        .register_fn("random", |g: &mut GameHandle, n: INT| -> R<INT> {
-            if n <= 0 {
-                return err(format!("random({n}) needs a positive bound"));
-            }
-            Ok(g.lock().state.random_below(n as u64) as INT)
-        })
-        .register_fn(
-            "end",
-            |g: &mut GameHandle, winners: Array, reason: &str| -> R<()> {
-                let seats = winners
-                    .iter()
-                    .map(|w| match w.clone().try_cast::<Player>() {
-                        Some(p) => Ok(p.0),
-                        None => err(format!(
-                            "end() takes a list of players, not a {}",
-                            w.type_name()
-                        )),
-                    })
-                    .collect::<R<Vec<_>>>()?;
-                g.lock()
-                    .finish(seats, reason)
-                    .or_else(|e| err(format!("end(): {e}")))
-            },
-        )
-        .register_get("is_over", |g: &mut GameHandle| g.lock().is_over());
+    super::natives::register(engine);
 }
 
 /// The value of a house rule, or an error naming the house rules there are.
@@ -874,7 +412,7 @@ pub(super) fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
     ))
 }
 
-fn emit(g: &GameHandle, name: &str, to: Audience, fields: Map) -> R<()> {
+pub(super) fn emit(g: &GameHandle, name: &str, to: Audience, fields: Map) -> R<()> {
     let mut game = g.lock();
     let Some(event) = game.table.event(name).cloned() else {
         return err(format!(
@@ -901,7 +439,7 @@ fn emit(g: &GameHandle, name: &str, to: Audience, fields: Map) -> R<()> {
         .or_else(|e| err(format!("`{name}`: {e}")))
 }
 
-fn set_timer(g: &GameHandle, name: &str, seconds: Dynamic, p: Option<Player>) -> R<()> {
+pub(super) fn set_timer(g: &GameHandle, name: &str, seconds: Dynamic, p: Option<Player>) -> R<()> {
     let mut game = g.lock();
     if !game.table.timers.iter().any(|t| t == name) {
         return err(format!(

@@ -11,6 +11,7 @@ pub mod files;
 mod lint;
 mod load;
 pub mod mutants;
+pub(crate) mod natives;
 pub mod probe;
 pub mod rulebook;
 pub mod tokens;

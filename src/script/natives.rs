@@ -1,0 +1,732 @@
+//! Every function of the kernel API as one table entry with an explicit signature: the Rhai
+//! registration is generated from the table, and a caller that knows its argument types (the
+//! load-time compiler) can find and call an entry directly, without Rhai's function resolution.
+
+use super::api::{
+    Card, GameHandle, Located, Player, R, Slot, card, card_arg, emit, err, face_value, from_value,
+    house_rule, loc, opt_card, pile_id, refusal, seat, set_timer, slot_index, to_value,
+    unknown_var,
+};
+use crate::kernel::{Audience, CardIdx, Game, Loc, Seat};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
+use std::any::TypeId;
+
+/// The type of one parameter, as Rhai dispatches on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(
+    dead_code,
+    reason = "no kernel API function takes a `Bool`, `Located` or `Unit`; the load-time compiler types values with them"
+)]
+pub(crate) enum Ty {
+    Game,
+    Player,
+    Card,
+    Slot,
+    Located,
+    Int,
+    Bool,
+    Str,
+    Array,
+    Map,
+    Unit,
+    Any,
+}
+
+impl Ty {
+    /// The Rust type Rhai registers the parameter as (`Any` is `Dynamic`: any value).
+    pub(crate) fn type_id(self) -> TypeId {
+        match self {
+            Ty::Game => TypeId::of::<GameHandle>(),
+            Ty::Player => TypeId::of::<Player>(),
+            Ty::Card => TypeId::of::<Card>(),
+            Ty::Slot => TypeId::of::<Slot>(),
+            Ty::Located => TypeId::of::<Located>(),
+            Ty::Int => TypeId::of::<INT>(),
+            Ty::Bool => TypeId::of::<bool>(),
+            Ty::Str => TypeId::of::<ImmutableString>(),
+            Ty::Array => TypeId::of::<Array>(),
+            Ty::Map => TypeId::of::<Map>(),
+            Ty::Unit => TypeId::of::<()>(),
+            Ty::Any => TypeId::of::<Dynamic>(),
+        }
+    }
+
+    /// Whether a value can be passed for the parameter: the check Rhai's dispatch makes (the
+    /// value's own type, a shared value's inner one), and `Any` admits every value.
+    #[allow(
+        dead_code,
+        reason = "used by `resolve`, which the load-time compiler calls"
+    )]
+    pub(crate) fn admits(self, value: &Dynamic) -> bool {
+        self == Ty::Any || value.type_id() == self.type_id()
+    }
+}
+
+/// The native implementation: arguments exactly as Rhai passes them to a raw function.
+pub(crate) type NativeCall = fn(&mut [&mut Dynamic]) -> Result<Dynamic, Box<EvalAltResult>>;
+
+/// One kernel API function as scripts call it.
+pub(crate) struct Native {
+    /// As Rhai names it: `set_phase`, a property getter `get$phase`, a setter `set$x`, an
+    /// operator `==`.
+    pub(crate) name: &'static str,
+    /// Its parameters, the receiver first for a method or property.
+    pub(crate) params: &'static [Ty],
+    /// The implementation. It reads the first argument in place and never consumes it (Rhai may
+    /// pass the caller's own variable there); it may consume the others.
+    pub(crate) call: NativeCall,
+}
+
+/// Register every entry on the engine (`Engine::register_raw_fn`, one per entry).
+///
+/// `register_raw_fn` marks a function pure (it does not change its first argument) unless it is
+/// a property setter (`set$…` with two parameters) or an index setter, exactly as `register_fn`
+/// does: no entry changes its first argument (the game is changed through its shared handle),
+/// and a setter added to the table is impure by its name.
+pub(crate) fn register(engine: &mut Engine) {
+    for native in NATIVES {
+        let call = native.call;
+        let types: Vec<TypeId> = native.params.iter().map(|ty| ty.type_id()).collect();
+        engine.register_raw_fn(native.name, types, move |_, args: &mut [&mut Dynamic]| {
+            call(args)
+        });
+    }
+}
+
+/// Rhai's limit on the arguments it tries as `Dynamic` when no exact signature matches.
+const MAX_DYNAMIC_PARAMETERS: usize = 16;
+
+/// The entry a call resolves to, for a name and its argument values (exact types first, then
+/// `Any`), as Rhai would pick it among the entries: first the signature of the arguments' own
+/// types, then with `Any` standing for some of them, from the last argument backwards in
+/// Rhai's order. (A function the scripts define with the same name and arity comes before any
+/// entry in Rhai: that is the caller's to check.)
+#[allow(dead_code, reason = "the load-time compiler calls it")]
+pub(crate) fn resolve(name: &str, args: &[&Dynamic]) -> Option<&'static Native> {
+    let n = args.len();
+    let dynamic = n.min(MAX_DYNAMIC_PARAMETERS);
+    let candidates = || {
+        NATIVES
+            .iter()
+            .filter(move |f| f.name == name && f.params.len() == n)
+    };
+    candidates().next()?;
+    (0..1usize << dynamic).find_map(|mask| {
+        candidates().find(|f| {
+            f.params
+                .iter()
+                .zip(args)
+                .enumerate()
+                .all(|(i, (&ty, arg))| {
+                    if i < dynamic && mask & (1 << (dynamic - 1 - i)) != 0 {
+                        ty == Ty::Any
+                    } else {
+                        ty != Ty::Any && ty.admits(arg)
+                    }
+                })
+        })
+    })
+}
+
+/// The error of an entry called with arguments not of its declared types (Rhai never does;
+/// a direct caller must not either).
+#[cold]
+fn wrong_args(name: &str) -> Box<EvalAltResult> {
+    Box::new(EvalAltResult::ErrorRuntime(
+        Dynamic::from(format!(
+            "internal error: `{name}` was called with arguments that do not match its parameters"
+        )),
+        Position::NONE,
+    ))
+}
+
+/// A parameter other than the first, consumed from its argument.
+macro_rules! take {
+    (Card, $d:expr) => {
+        $d.read_lock::<Card>().map(|v| *v)
+    };
+    (Player, $d:expr) => {
+        $d.read_lock::<Player>().map(|v| *v)
+    };
+    (Slot, $d:expr) => {
+        $d.read_lock::<Slot>().map(|v| *v)
+    };
+    (Located, $d:expr) => {
+        $d.read_lock::<Located>().map(|v| *v)
+    };
+    (Int, $d:expr) => {
+        $d.as_int().ok()
+    };
+    (Bool, $d:expr) => {
+        $d.as_bool().ok()
+    };
+    (Str, $d:expr) => {
+        $d.take().try_cast::<ImmutableString>()
+    };
+    (Array, $d:expr) => {
+        $d.take().try_cast::<Array>()
+    };
+    (Map, $d:expr) => {
+        $d.take().try_cast::<Map>()
+    };
+    // As `register_fn` passes a `Dynamic` parameter: a shared value is flattened.
+    (Any, $d:expr) => {
+        Some($d.take().flatten())
+    };
+}
+
+/// The first parameter, read in place (never consumed).
+macro_rules! borrow {
+    (Game, $d:expr) => {
+        $d.read_lock::<GameHandle>()
+    };
+    (Card, $d:expr) => {
+        $d.read_lock::<Card>().map(|v| *v)
+    };
+    (Player, $d:expr) => {
+        $d.read_lock::<Player>().map(|v| *v)
+    };
+    (Slot, $d:expr) => {
+        $d.read_lock::<Slot>().map(|v| *v)
+    };
+    (Str, $d:expr) => {
+        $d.read_lock::<ImmutableString>().map(|s| s.clone())
+    };
+}
+
+/// How the body sees a parameter: the game and strings by reference, the rest as values.
+macro_rules! view {
+    (Game, $x:ident) => {
+        &*$x
+    };
+    (Str, $x:ident) => {
+        $x.as_str()
+    };
+    ($ty:ident, $x:ident) => {
+        $x
+    };
+}
+
+/// A table entry: `native!("name", |receiver: Ty, arg: Ty, …| body)`, the body a `R<T>` for
+/// any `T` Rhai holds (the entry returns it as a `Dynamic`, as `register_fn` did).
+macro_rules! native {
+    ($name:literal, |$recv:ident: $rty:ident $(, $arg:ident: $ty:ident)*| $body:expr) => {
+        Native {
+            name: $name,
+            params: &[Ty::$rty $(, Ty::$ty)*],
+            call: |args| {
+                let Some((first, rest)) = args.split_first_mut() else {
+                    return Err(wrong_args($name));
+                };
+                let mut rest = rest.iter_mut();
+                $(
+                    let $arg = rest.next().and_then(|d| take!($ty, d));
+                    let Some($arg) = $arg else { return Err(wrong_args($name)) };
+                    let $arg = view!($ty, $arg);
+                )*
+                if rest.next().is_some() {
+                    return Err(wrong_args($name));
+                }
+                let Some($recv) = borrow!($rty, first) else { return Err(wrong_args($name)) };
+                let $recv = view!($rty, $recv);
+                let result: R<_> = $body;
+                result.map(Dynamic::from)
+            },
+        }
+    };
+}
+
+/// A card's face value, carrying its card (see `face_value`).
+fn face(g: &GameHandle, c: Card, read: fn(&Game, CardIdx) -> Dynamic) -> R<Dynamic> {
+    let game = g.lock();
+    let idx = card(&game, c)?;
+    Ok(face_value(idx, read(&game, idx)))
+}
+
+/// Every function of the kernel API, in the order api.rs registered them.
+pub(crate) static NATIVES: &[Native] = &[
+    native!("refuse", |msg: Str| refusal::<()>(msg.to_string())),
+    // Cards and players compare by identity.
+    native!("==", |a: Card, b: Card| Ok(a == b)),
+    native!("!=", |a: Card, b: Card| Ok(a != b)),
+    native!("==", |a: Player, b: Player| Ok(a == b)),
+    native!("!=", |a: Player, b: Player| Ok(a != b)),
+    native!("==", |a: Slot, b: Slot| Ok(a == b)),
+    native!("to_string", |c: Card| Ok(format!("card#{}", c.0.0))),
+    native!("to_debug", |c: Card| Ok(format!("card#{}", c.0.0))),
+    native!("to_string", |p: Player| Ok(format!("seat#{}", p.0.0))),
+    native!("to_debug", |p: Player| Ok(format!("seat#{}", p.0.0))),
+    native!("get$seat", |p: Player| Ok(p.0.0 as INT)),
+    native!("get$player", |s: Slot| Ok(Player(s.seat))),
+    native!("get$slot", |s: Slot| Ok(s.slot as INT)),
+    // Players.
+    native!("get$players", |g: Game| {
+        let count = g.lock().state.player_count();
+        Ok((0..count)
+            .map(|i| Dynamic::from(Player(Seat(i as u8))))
+            .collect::<Array>())
+    }),
+    native!("get$player_count", |g: Game| {
+        Ok(g.lock().state.player_count() as INT)
+    }),
+    native!("get$current", |g: Game| {
+        let current = g.lock().state.current;
+        Ok(current.map_or(Dynamic::UNIT, |s| Dynamic::from(Player(s))))
+    }),
+    native!("set_current", |g: Game, p: Player| {
+        let mut game = g.lock();
+        let s = seat(&game, p)?;
+        game.state.current = Some(s);
+        Ok(())
+    }),
+    native!("next_player", |g: Game, p: Player| {
+        let game = g.lock();
+        let s = seat(&game, p)?;
+        Ok(Player(Seat(
+            ((s.index() + 1) % game.state.player_count()) as u8,
+        )))
+    }),
+    native!("player_at", |g: Game, i: Int| {
+        let game = g.lock();
+        match usize::try_from(i) {
+            Ok(i) if i < game.state.player_count() => Ok(Player(Seat(i as u8))),
+            _ => err(format!("there is no seat {i}")),
+        }
+    }),
+    native!("name", |g: Game, p: Player| {
+        let game = g.lock();
+        let s = seat(&game, p)?;
+        Ok(game.state.players[s.index()].clone())
+    }),
+    // Faces: each value carries its card (see `face_value`).
+    native!("rank", |g: Game, c: Card| {
+        face(g, c, |g, c| g.state.face(c).rank.short().into())
+    }),
+    native!("rank_number", |g: Game, c: Card| {
+        face(g, c, |g, c| INT::from(g.state.face(c).rank.0).into())
+    }),
+    native!("suit", |g: Game, c: Card| {
+        face(g, c, |g, c| {
+            let suit = g.state.face(c).suit;
+            suit.map_or(String::new(), |s| s.letter().to_string())
+                .into()
+        })
+    }),
+    native!("face", |g: Game, c: Card| {
+        face(g, c, |g, c| g.state.face(c).to_string().into())
+    }),
+    native!("is_red", |g: Game, c: Card| {
+        face(g, c, |g, c| g.state.face(c).is_red().into())
+    }),
+    native!("points", |g: Game, c: Card| {
+        face(g, c, |g, c| g.table.points_of(g.state.face(c)).into())
+    }),
+    // Hands.
+    native!("hand", |g: Game, p: Player| {
+        let game = g.lock();
+        let s = seat(&game, p)?;
+        Ok(game
+            .state
+            .hand(s)
+            .iter()
+            .map(|&c| opt_card(c))
+            .collect::<Array>())
+    }),
+    native!("cards_in_hand", |g: Game, p: Player| {
+        let game = g.lock();
+        let s = seat(&game, p)?;
+        Ok(game
+            .state
+            .hand(s)
+            .iter()
+            .flatten()
+            .map(|&c| Dynamic::from(Card(c)))
+            .collect::<Array>())
+    }),
+    native!("hand_count", |g: Game, p: Player| {
+        let game = g.lock();
+        let s = seat(&game, p)?;
+        Ok(game.state.hand(s).iter().flatten().count() as INT)
+    }),
+    native!("slot_count", |g: Game, p: Player| {
+        let game = g.lock();
+        let s = seat(&game, p)?;
+        Ok(game.state.hand(s).len() as INT)
+    }),
+    native!("card_at", |g: Game, p: Player, slot: Int| {
+        let game = g.lock();
+        let s = seat(&game, p)?;
+        let slot = slot_index(slot)?;
+        Ok(opt_card(game.state.hand(s).get(slot).copied().flatten()))
+    }),
+    native!("owner", |g: Game, c: Card| {
+        Ok(match loc(&g.lock(), c)? {
+            Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
+            Loc::Pile(_) => Dynamic::UNIT,
+        })
+    }),
+    native!("slot_of", |g: Game, c: Card| {
+        Ok(match loc(&g.lock(), c)? {
+            Loc::Hand { slot, .. } => INT::from(slot),
+            Loc::Pile(_) => -1,
+        })
+    }),
+    native!("pile_of", |g: Game, c: Card| {
+        let game = g.lock();
+        Ok(match loc(&game, c)? {
+            Loc::Hand { .. } => Dynamic::UNIT,
+            Loc::Pile(p) => Dynamic::from(game.table.piles[p.0 as usize].name.clone()),
+        })
+    }),
+    native!("card_arg", |g: Game, p: Player, arg: Any| {
+        card_arg(&g.lock(), p, &arg)
+    }),
+    native!("located", |g: Game, c: Card| {
+        Ok(match loc(&g.lock(), c)? {
+            Loc::Hand { seat, slot } => Located(c.0, Some((seat, slot))),
+            Loc::Pile(_) => Located(c.0, None),
+        })
+    }),
+    // Piles.
+    native!("pile_size", |g: Game, name: Str| {
+        let game = g.lock();
+        let p = pile_id(&game, name)?;
+        Ok(game.state.pile(p).len() as INT)
+    }),
+    native!("top", |g: Game, name: Str| {
+        let game = g.lock();
+        let p = pile_id(&game, name)?;
+        Ok(opt_card(game.state.pile(p).last().copied()))
+    }),
+    native!("pile", |g: Game, name: Str| {
+        let game = g.lock();
+        let p = pile_id(&game, name)?;
+        Ok(game
+            .state
+            .pile(p)
+            .iter()
+            .map(|&c| Dynamic::from(Card(c)))
+            .collect::<Array>())
+    }),
+    // Moving cards.
+    native!("to_pile", |g: Game, c: Card, name: Str| {
+        let mut game = g.lock();
+        let p = pile_id(&game, name)?;
+        let c = card(&game, c)?;
+        let table = game.table.clone();
+        game.state.move_to_pile(&table, c, p);
+        Ok(())
+    }),
+    native!("under_pile", |g: Game, c: Card, name: Str| {
+        let mut game = g.lock();
+        let p = pile_id(&game, name)?;
+        let c = card(&game, c)?;
+        let table = game.table.clone();
+        game.state.move_under_pile(&table, c, p);
+        Ok(())
+    }),
+    native!("to_slot", |g: Game, c: Card, p: Player, slot: Int| {
+        let mut game = g.lock();
+        let s = seat(&game, p)?;
+        let slot = slot_index(slot)?;
+        game.state
+            .move_to_slot(c.0, s, slot)
+            .or_else(|e| err(e.to_string()))
+    }),
+    native!("add_to_hand", |g: Game, c: Card, p: Player| {
+        let mut game = g.lock();
+        let s = seat(&game, p)?;
+        game.state
+            .add_to_hand(c.0, s)
+            .map(|slot| slot as INT)
+            .or_else(|e| err(e.to_string()))
+    }),
+    native!("append_to_hand", |g: Game, c: Card, p: Player| {
+        let mut game = g.lock();
+        let s = seat(&game, p)?;
+        game.state
+            .append_to_hand(c.0, s)
+            .map(|slot| slot as INT)
+            .or_else(|e| err(e.to_string()))
+    }),
+    native!("compact", |g: Game, p: Player| {
+        let mut game = g.lock();
+        let s = seat(&game, p)?;
+        game.state.compact_hand(s).or_else(|e| err(e.to_string()))
+    }),
+    native!("swap", |g: Game, a: Card, b: Card| {
+        let mut game = g.lock();
+        let (a, b) = (card(&game, a)?, card(&game, b)?);
+        game.state.swap(a, b).or_else(|e| err(e.to_string()))
+    }),
+    native!("shuffle", |g: Game, name: Str| {
+        let mut game = g.lock();
+        let p = pile_id(&game, name)?;
+        game.state.shuffle_pile(p);
+        Ok(())
+    }),
+    native!("recycle", |g: Game, from: Str, to: Str, keep: Int| {
+        let mut game = g.lock();
+        let (f, t) = (pile_id(&game, from)?, pile_id(&game, to)?);
+        Ok(game.state.recycle(f, t, keep.max(0) as usize) as INT)
+    }),
+    native!("holds", |g: Game, p: Player, c: Card| {
+        let at = loc(&g.lock(), c)?;
+        Ok(matches!(at, Loc::Hand { seat, .. } if seat == p.0))
+    }),
+    native!("deal", |g: Game, name: Str, count: Int| {
+        let mut game = g.lock();
+        let p = pile_id(&game, name)?;
+        for _ in 0..count {
+            for s in 0..game.state.player_count() {
+                let Some(&c) = game.state.pile(p).last() else {
+                    return err(format!("the pile `{name}` ran out while dealing"));
+                };
+                game.state
+                    .append_to_hand(c, Seat(s as u8))
+                    .or_else(|e| err(e.to_string()))?;
+            }
+        }
+        Ok(())
+    }),
+    // Knowledge.
+    native!("reveal", |g: Game, c: Card, p: Player| {
+        let mut game = g.lock();
+        let s = seat(&game, p)?;
+        let c = card(&game, c)?;
+        game.state.reveal_to(c, s);
+        Ok(())
+    }),
+    native!("reveal_all", |g: Game, c: Card| {
+        let mut game = g.lock();
+        let c = card(&game, c)?;
+        game.state.reveal_to_all(c);
+        Ok(())
+    }),
+    native!("knows", |g: Game, p: Player, c: Card| {
+        let game = g.lock();
+        let s = seat(&game, p)?;
+        Ok(game.state.knows(s, card(&game, c)?))
+    }),
+    // Phases and turns.
+    native!("get$phase", |g: Game| {
+        let game = g.lock();
+        Ok(game.table.phase_name(game.state.phase).to_string())
+    }),
+    native!("set_phase", |g: Game, name: Str| {
+        let mut game = g.lock();
+        match game.table.phase(name) {
+            Some(p) => {
+                game.state.phase = p;
+                Ok(())
+            }
+            None => err(format!(
+                "`{name}` is not a phase of this variant{}",
+                super::error::suggest(name, game.table.phases.iter().map(|p| p.name.as_str()))
+            )),
+        }
+    }),
+    native!("get$turns_started", |g: Game| {
+        Ok(g.lock().state.turns_started)
+    }),
+    native!("begin_turns", |g: Game| {
+        g.lock().state.turns_started = true;
+        Ok(())
+    }),
+    // Variables and house rules.
+    native!("get", |g: Game, name: Str| {
+        let game = g.lock();
+        match game.table.game_var(name) {
+            Some(i) => Ok(from_value(&game.state.game_vars[i])),
+            None => unknown_var(&game, name, false),
+        }
+    }),
+    native!("set", |g: Game, name: Str, v: Any| {
+        let mut game = g.lock();
+        match game.table.game_var(name) {
+            Some(i) => {
+                game.state.game_vars[i] = to_value(&v)?;
+                Ok(())
+            }
+            None => unknown_var(&game, name, false),
+        }
+    }),
+    native!("pget", |g: Game, p: Player, name: Str| {
+        let game = g.lock();
+        let s = seat(&game, p)?;
+        match game.table.player_var(name) {
+            Some(i) => Ok(from_value(&game.state.player_vars[s.index()][i])),
+            None => unknown_var(&game, name, true),
+        }
+    }),
+    native!("pset", |g: Game, p: Player, name: Str, v: Any| {
+        let mut game = g.lock();
+        let s = seat(&game, p)?;
+        match game.table.player_var(name) {
+            Some(i) => {
+                game.state.player_vars[s.index()][i] = to_value(&v)?;
+                Ok(())
+            }
+            None => unknown_var(&game, name, true),
+        }
+    }),
+    native!("house", |g: Game, name: Str| house_rule(&g.lock(), name)),
+    // Events.
+    native!("broadcast", |g: Game, name: Str, fields: Map| {
+        emit(g, name, Audience::Everyone, fields)
+    }),
+    native!("tell", |g: Game, p: Player, name: Str, fields: Map| {
+        let s = seat(&g.lock(), p)?;
+        emit(g, name, Audience::Player(s), fields)
+    }),
+    // Time, chance and the end.
+    native!("set_timer", |g: Game, name: Str, secs: Any| {
+        set_timer(g, name, secs, None)
+    }),
+    native!("set_timer", |g: Game, name: Str, secs: Any, p: Player| {
+        set_timer(g, name, secs, Some(p))
+    }),
+    native!("cancel_timer", |g: Game, name: Str| {
+        g.lock().state.cancel_timer(name);
+        Ok(())
+    }),
+    native!("get$clock", |g: Game| Ok(g.lock().state.clock as INT)),
+    native!("random", |g: Game, n: Int| {
+        if n <= 0 {
+            return err(format!("random({n}) needs a positive bound"));
+        }
+        Ok(g.lock().state.random_below(n as u64) as INT)
+    }),
+    native!("end", |g: Game, winners: Array, reason: Str| {
+        let seats = winners
+            .iter()
+            .map(|w| match w.clone().try_cast::<Player>() {
+                Some(p) => Ok(p.0),
+                None => err(format!(
+                    "end() takes a list of players, not a {}",
+                    w.type_name()
+                )),
+            })
+            .collect::<R<Vec<_>>>()?;
+        g.lock()
+            .finish(seats, reason)
+            .or_else(|e| err(format!("end(): {e}")))
+    }),
+    native!("get$is_over", |g: Game| Ok(g.lock().is_over())),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    /// A value of the type: `Any` gets a float, a type no entry declares, so that only an
+    /// `Any` parameter takes it.
+    fn sample(ty: Ty) -> Dynamic {
+        match ty {
+            Ty::Game => Dynamic::from(GameHandle(Arc::new(Mutex::new(Game::default())))),
+            Ty::Player => Dynamic::from(Player(Seat(0))),
+            Ty::Card => Dynamic::from(Card(CardIdx(0))),
+            Ty::Slot => Dynamic::from(Slot {
+                seat: Seat(0),
+                slot: 0,
+            }),
+            Ty::Located => Dynamic::from(Located(CardIdx(0), None)),
+            Ty::Int => Dynamic::from(1 as INT),
+            Ty::Bool => Dynamic::TRUE,
+            Ty::Str => Dynamic::from("x"),
+            Ty::Array => Dynamic::from(Array::new()),
+            Ty::Map => Dynamic::from(Map::new()),
+            Ty::Unit => Dynamic::UNIT,
+            Ty::Any => Dynamic::from(1.5),
+        }
+    }
+
+    #[test]
+    fn every_entry_resolves_from_its_own_types() {
+        for native in NATIVES {
+            let values: Vec<Dynamic> = native.params.iter().map(|&ty| sample(ty)).collect();
+            let args: Vec<&Dynamic> = values.iter().collect();
+            let found = resolve(native.name, &args)
+                .unwrap_or_else(|| panic!("`{}` {:?} is not found", native.name, native.params));
+            assert!(
+                std::ptr::eq(found, native),
+                "`{}` {:?} resolves to {:?}",
+                native.name,
+                native.params,
+                found.params
+            );
+        }
+    }
+
+    #[test]
+    fn signatures_are_unique() {
+        for (i, a) in NATIVES.iter().enumerate() {
+            for b in &NATIVES[i + 1..] {
+                assert!(
+                    a.name != b.name || a.params != b.params,
+                    "`{}` {:?} is in the table twice",
+                    a.name,
+                    a.params
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn resolve_tries_exact_types_before_any() {
+        let (card, player) = (sample(Ty::Card), sample(Ty::Player));
+        assert!(resolve("==", &[&card, &player]).is_none());
+        assert!(resolve("nothing", &[&card]).is_none());
+        assert!(resolve("to_string", &[&card, &card]).is_none());
+        let (g, name, secs) = (sample(Ty::Game), sample(Ty::Str), sample(Ty::Int));
+        let timer = resolve("set_timer", &[&g, &name, &secs]).expect("set_timer");
+        assert_eq!(timer.params, &[Ty::Game, Ty::Str, Ty::Any]);
+        // `Any` stands in only where an entry declares it: a `Str` is no `Player`.
+        assert!(resolve("card_arg", &[&g, &name, &secs]).is_none());
+        assert!(Ty::Any.admits(&card) && !Ty::Player.admits(&card) && Ty::Card.admits(&card));
+    }
+
+    #[test]
+    fn wrong_arguments_are_an_error_not_a_panic() {
+        for native in NATIVES {
+            assert!(
+                (native.call)(&mut []).is_err(),
+                "`{}` with none",
+                native.name
+            );
+            let mut units: Vec<Dynamic> = native.params.iter().map(|_| Dynamic::UNIT).collect();
+            let mut args: Vec<&mut Dynamic> = units.iter_mut().collect();
+            assert!(
+                (native.call)(&mut args).is_err(),
+                "`{}` with units",
+                native.name
+            );
+            let mut values: Vec<Dynamic> = native.params.iter().map(|&t| sample(t)).collect();
+            values.push(Dynamic::UNIT);
+            let mut args: Vec<&mut Dynamic> = values.iter_mut().collect();
+            assert!(
+                (native.call)(&mut args).is_err(),
+                "`{}` with one more",
+                native.name
+            );
+        }
+    }
+
+    #[test]
+    fn the_engine_has_every_entry() {
+        let mut engine = Engine::new_raw();
+        super::super::api::register(&mut engine);
+        let signatures = engine.gen_fn_signatures(false);
+        for native in NATIVES {
+            let blanks = vec!["_"; native.params.len()].join(", ");
+            let signature = format!("{}({blanks})", native.name);
+            let count = signatures.iter().filter(|s| **s == signature).count();
+            let overloads = NATIVES
+                .iter()
+                .filter(|n| n.name == native.name && n.params.len() == native.params.len())
+                .count();
+            assert_eq!(count, overloads, "{signature} in {signatures:?}");
+        }
+    }
+}
