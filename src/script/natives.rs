@@ -180,14 +180,15 @@ macro_rules! borrow {
     (Game, $d:expr) => {
         $d.read_lock::<GameHandle>()
     };
+    // Copied out of the argument, as `take!` does: nothing is consumed.
     (Card, $d:expr) => {
-        $d.read_lock::<Card>().map(|v| *v)
+        take!(Card, $d)
     };
     (Player, $d:expr) => {
-        $d.read_lock::<Player>().map(|v| *v)
+        take!(Player, $d)
     };
     (Slot, $d:expr) => {
-        $d.read_lock::<Slot>().map(|v| *v)
+        take!(Slot, $d)
     };
     (Str, $d:expr) => {
         $d.read_lock::<ImmutableString>().map(|s| s.clone())
