@@ -155,6 +155,7 @@ impl BotBook {
                 path: script_path.clone(),
                 src: script.clone(),
                 ast: ast.clone(),
+                module: None,
             }],
             &ast,
         );

@@ -273,7 +273,12 @@ pub(crate) fn load_modules(
         })?;
         engine.register_static_module(name.as_str(), module.into());
         sources.insert(path.display().to_string(), (path.clone(), src.clone()));
-        compiled.push(Compiled { path, src, ast });
+        compiled.push(Compiled {
+            path,
+            src,
+            ast,
+            module: Some(name.clone()),
+        });
     }
     Ok(compiled)
 }
@@ -283,6 +288,8 @@ pub(crate) struct Compiled {
     pub(crate) path: PathBuf,
     pub(crate) src: String,
     pub(crate) ast: AST,
+    /// The name a module is registered under (`None` for a variant's own script).
+    pub(crate) module: Option<String>,
 }
 
 /// The unknown calls of scripts: each module checked against its own functions, the entry
@@ -546,6 +553,7 @@ impl Variant {
                 path: path.clone(),
                 src: src.clone(),
                 ast: compiled,
+                module: None,
             });
             sources.insert(shown, (path.clone(), src.clone()));
             entry_file = Some((path, src));
@@ -647,6 +655,11 @@ impl Variant {
         let bots_link = own_file("bots.yaml");
         let bots = bots::BotBook::load(root, link_dir(bots_link))?;
         let bots_from = bots.as_ref().and(inherited_from(bots_link));
+        let modules: Vec<(String, &AST)> = module_asts
+            .iter()
+            .filter_map(|m| Some((m.module.clone()?, &m.ast)))
+            .collect();
+        let program = super::compiled::Program::compile(&engine, &ast, &modules);
         let extends = chain
             .get(1)
             .map(|l| link_name(l).unwrap_or_default().to_string());
@@ -674,7 +687,14 @@ impl Variant {
             action_hooks,
             hooks,
             entry,
+            // Counting nodes needs the interpreter's debugger hooks.
+            engine_kind: if probe.is_some() {
+                super::EngineKind::Interpreted
+            } else {
+                super::EngineKind::default()
+            },
             probe,
+            program,
         })
     }
 }

@@ -5,6 +5,7 @@
 
 pub(crate) mod api;
 pub mod bots;
+pub mod compiled;
 pub mod config;
 pub mod error;
 pub mod files;
@@ -40,6 +41,11 @@ pub(crate) const MAX_STRING_BYTES: usize = 16 * 1024;
 pub(crate) const MAX_ARRAY_ITEMS: usize = 16 * 1024;
 /// The most entries in one script object map.
 pub(crate) const MAX_MAP_ENTRIES: usize = 1024;
+/// The limits of compiled code: the interpreter's.
+static COMPILED_LIMITS: compiled::Limits = compiled::Limits {
+    max_operations: MAX_OPERATIONS,
+    max_call_levels: MAX_CALL_LEVELS,
+};
 /// The native stack every thread that runs scripts gets (`std::thread::Builder::stack_size`).
 /// The deepest script the limits above allow (47 nested calls, each from inside a 28-deep
 /// expression) needs 2-4 MiB in a debug build; this leaves a wide margin. Only touched pages
@@ -68,10 +74,7 @@ pub(crate) fn sandboxed_engine(root: &files::RulesRoot) -> Engine {
     engine.set_module_resolver(load::ConfinedResolver::new(root.clone()));
     // Check the time every 1,024 operations: cheap, and often enough for the time limit.
     engine.on_progress(|ops| {
-        let late = ops & 0x3ff == 0
-            && DEADLINE
-                .get()
-                .is_some_and(|deadline| std::time::Instant::now() > deadline);
+        let late = ops & 0x3ff == 0 && past_deadline();
         late.then(|| Dynamic::from(OUT_OF_TIME))
     });
     // Scripts print only when a designer asks for it.
@@ -128,6 +131,44 @@ pub struct Variant {
     entry: String,
     /// What counts the nodes its hooks run, when loaded for coverage.
     probe: Option<Arc<probe::Probe>>,
+    /// Its functions compiled at load time.
+    program: compiled::Program,
+    /// Which engine runs its hooks.
+    engine_kind: EngineKind,
+}
+
+/// Which engine runs rule scripts: Rhai's interpreter (the reference) or the load-time compiler
+/// (each function it does not handle still runs on the interpreter).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineKind {
+    /// Rhai's tree-walking interpreter.
+    Interpreted,
+    /// Closures compiled at load time.
+    #[default]
+    Compiled,
+}
+
+impl EngineKind {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Interpreted => "interpreted",
+            EngineKind::Compiled => "compiled",
+        }
+    }
+}
+
+impl std::str::FromStr for EngineKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<EngineKind, String> {
+        match s {
+            "interpreted" => Ok(EngineKind::Interpreted),
+            "compiled" => Ok(EngineKind::Compiled),
+            other => Err(format!(
+                "there is no engine `{other}`: the engines are `compiled` and `interpreted`"
+            )),
+        }
+    }
 }
 
 impl std::fmt::Debug for Variant {
@@ -152,6 +193,24 @@ impl Variant {
         &self.table
     }
 
+    /// The engine that runs its hooks.
+    pub fn engine_kind(&self) -> EngineKind {
+        self.engine_kind
+    }
+
+    /// Run its hooks on `kind` from now on. A variant loaded for coverage stays interpreted:
+    /// its probe counts the interpreter's steps.
+    pub fn set_engine(&mut self, kind: EngineKind) {
+        if self.probe.is_none() {
+            self.engine_kind = kind;
+        }
+    }
+
+    /// The functions the compiler left to the interpreter, and why (`deckspec check`).
+    pub fn interpreted_functions(&self) -> &[compiled::Fallback] {
+        &self.program.fallbacks
+    }
+
     pub(crate) fn has_hook(&self, name: &str, arity: usize) -> bool {
         self.hooks.contains(&(name.to_string(), arity))
     }
@@ -173,6 +232,14 @@ impl Variant {
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             with_deadline(|| {
+                if self.engine_kind == EngineKind::Compiled && self.program.has(hook, args.len())
+                {
+                    return self
+                        .program
+                        .call(&self.engine, &COMPILED_LIMITS, hook, args)
+                        .expect("the hook is compiled")
+                        .map_err(|e| *e);
+                }
                 self.engine.call_fn_with_options::<Dynamic>(
                     options,
                     &mut Scope::new(),
@@ -180,11 +247,12 @@ impl Variant {
                     hook,
                     args,
                 )
+                .map_err(|e| *e)
             })
         }));
         drop(lent);
         match result {
-            Ok(result) => result.map_err(|e| self.rule_error(*e, hook)),
+            Ok(result) => result.map_err(|e| self.rule_error(e, hook)),
             Err(panic) => Err(RuleError::fault(format!(
                 "internal error while running `{hook}`: {}",
                 panic_text(&*panic)
@@ -256,7 +324,14 @@ thread_local! {
 }
 
 /// What the progress callback returns to stop a script that ran out of time.
-const OUT_OF_TIME: &str = "deckspec: out of time";
+pub(crate) const OUT_OF_TIME: &str = "deckspec: out of time";
+
+/// Whether the script call running on this thread is past its time limit.
+pub(crate) fn past_deadline() -> bool {
+    DEADLINE
+        .get()
+        .is_some_and(|deadline| std::time::Instant::now() > deadline)
+}
 
 /// Run a script call under the time limit (on this thread).
 pub(crate) fn with_deadline<T>(f: impl FnOnce() -> T) -> T {

@@ -53,10 +53,7 @@ impl Ty {
 
     /// Whether a value can be passed for the parameter: the check Rhai's dispatch makes (the
     /// value's own type, a shared value's inner one), and `Any` admits every value.
-    #[allow(
-        dead_code,
-        reason = "used by `resolve`, which the load-time compiler calls"
-    )]
+    #[inline]
     pub(crate) fn admits(self, value: &Dynamic) -> bool {
         self == Ty::Any || value.type_id() == self.type_id()
     }
@@ -96,23 +93,32 @@ pub(crate) fn register(engine: &mut Engine) {
 /// Rhai's limit on the arguments it tries as `Dynamic` when no exact signature matches.
 const MAX_DYNAMIC_PARAMETERS: usize = 16;
 
-/// The entry a call resolves to, for a name and its argument values (exact types first, then
-/// `Any`), as Rhai would pick it among the entries: first the signature of the arguments' own
-/// types, then with `Any` standing for some of them, from the last argument backwards in
-/// Rhai's order. (A function the scripts define with the same name and arity comes before any
-/// entry in Rhai: that is the caller's to check.)
-#[allow(dead_code, reason = "the load-time compiler calls it")]
-pub(crate) fn resolve(name: &str, args: &[&Dynamic]) -> Option<&'static Native> {
+/// The entry a call resolves to among `candidates` (entries of the call's name and arity), as
+/// Rhai would pick it: first the signature of the arguments' own types, then with `Any` standing
+/// for some of them, from the last argument backwards in Rhai's order. (A function the scripts
+/// define with the same name and arity comes before any entry in Rhai: that is the caller's to
+/// check.)
+#[inline]
+pub(crate) fn resolve_among(
+    candidates: &[&'static Native],
+    args: &[&mut Dynamic],
+) -> Option<&'static Native> {
     let n = args.len();
-    let dynamic = n.min(MAX_DYNAMIC_PARAMETERS);
-    let candidates = || {
-        NATIVES
+    let exact = |f: &&&'static Native| {
+        f.params
             .iter()
-            .filter(move |f| f.name == name && f.params.len() == n)
+            .zip(args)
+            .all(|(&ty, arg)| ty != Ty::Any && ty.admits(arg))
     };
-    candidates().next()?;
-    (0..1usize << dynamic).find_map(|mask| {
-        candidates().find(|f| {
+    if let Some(found) = candidates.iter().find(exact) {
+        return Some(found);
+    }
+    if !candidates.iter().any(|f| f.params.contains(&Ty::Any)) {
+        return None;
+    }
+    let dynamic = n.min(MAX_DYNAMIC_PARAMETERS);
+    (1..1usize << dynamic).find_map(|mask| {
+        candidates.iter().copied().find(|f| {
             f.params
                 .iter()
                 .zip(args)
@@ -641,6 +647,17 @@ mod tests {
             Ty::Unit => Dynamic::UNIT,
             Ty::Any => Dynamic::from(1.5),
         }
+    }
+
+    /// The entry a call of `name` with these values resolves to.
+    fn resolve(name: &str, args: &[&Dynamic]) -> Option<&'static Native> {
+        let candidates: Vec<&'static Native> = NATIVES
+            .iter()
+            .filter(|f| f.name == name && f.params.len() == args.len())
+            .collect();
+        let mut values: Vec<Dynamic> = args.iter().map(|&d| d.clone()).collect();
+        let refs: Vec<&mut Dynamic> = values.iter_mut().collect();
+        resolve_among(&candidates, &refs)
     }
 
     #[test]

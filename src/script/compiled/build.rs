@@ -1,0 +1,907 @@
+//! From Rhai's syntax tree to closures: statements, expressions and calls, with local variables
+//! resolved to slots and every call bound at compile time (or the function left to the
+//! interpreter, with the reason).
+
+use super::chain::{self, Chain};
+use super::ops::{self, Site};
+use super::{CompiledFn, Eval, Exec, Fallback, FnId, Flow, Frame, Program, R};
+use rhai::{
+    AST, ASTFlags, ASTNode, Dynamic, Engine, EvalAltResult, Expr, FnAccess, FnCallExpr,
+    ImmutableString, Module, Position, Shared, Stmt,
+};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+/// Why a function is left to the interpreter.
+type Unsupported = String;
+
+/// Every compiled function's id, by where a call can name it.
+#[derive(Default)]
+struct Names {
+    /// The entry script's functions.
+    script: HashMap<(ImmutableString, usize), FnId>,
+    /// Each module's functions, and whether they are public.
+    modules: HashMap<(ImmutableString, ImmutableString, usize), (FnId, bool)>,
+}
+
+pub(super) fn compile(engine: &Engine, ast: &AST, modules: &[(String, &AST)]) -> Program {
+    let mut defs: Vec<(Option<ImmutableString>, Shared<rhai::ScriptFuncDef>, ImmutableString)> =
+        Vec::new();
+    let mut names = Names::default();
+    let source_of = |ast: &AST| ImmutableString::from(ast.source().unwrap_or(""));
+    for def in ast.iter_fn_def() {
+        let key = (def.name.clone(), def.params.len());
+        names.script.insert(key, defs.len());
+        defs.push((None, def.clone(), source_of(ast)));
+    }
+    for (module, m) in modules {
+        let module = ImmutableString::from(module.as_str());
+        for def in m.iter_fn_def() {
+            let key = (module.clone(), def.name.clone(), def.params.len());
+            let public = def.access == FnAccess::Public;
+            names.modules.insert(key, (defs.len(), public));
+            defs.push((Some(module.clone()), def.clone(), source_of(m)));
+        }
+    }
+    let switch_ok = switch_hash_works(engine);
+    let mut fns: Vec<Option<CompiledFn>> = Vec::with_capacity(defs.len());
+    let mut calls: Vec<Vec<FnId>> = Vec::with_capacity(defs.len());
+    let mut why: Vec<Option<String>> = Vec::with_capacity(defs.len());
+    for (module, def, source) in &defs {
+        let mut c = Compiler {
+            names: &names,
+            module: module.clone(),
+            scope: def.params.iter().cloned().zip(0..).collect(),
+            next: def.params.len(),
+            max: def.params.len(),
+            calls: Vec::new(),
+            switch_ok,
+        };
+        match c.function(def) {
+            Ok(body) => {
+                fns.push(Some(CompiledFn {
+                    name: def.name.clone(),
+                    source: source.clone(),
+                    slots: c.max,
+                    body,
+                }));
+                why.push(None);
+            }
+            Err(reason) => {
+                fns.push(None);
+                why.push(Some(reason));
+            }
+        }
+        calls.push(c.calls);
+    }
+    // A function that calls an interpreted one is interpreted too: compiled code never calls
+    // back into the interpreter.
+    loop {
+        let mut changed = false;
+        for id in 0..defs.len() {
+            if fns[id].is_none() {
+                continue;
+            }
+            if let Some(&callee) = calls[id].iter().find(|&&c| fns[c].is_none()) {
+                fns[id] = None;
+                why[id] = Some(format!(
+                    "calls `{}`, which is interpreted",
+                    label(&defs[callee].0, &defs[callee].1)
+                ));
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut fallbacks: Vec<Fallback> = defs
+        .iter()
+        .zip(&why)
+        .filter_map(|((module, def, _), reason)| {
+            reason.as_ref().map(|reason| Fallback {
+                function: label(module, def),
+                reason: reason.clone(),
+            })
+        })
+        .collect();
+    fallbacks.sort_by(|a, b| a.function.cmp(&b.function));
+    Program {
+        fns,
+        script: names.script,
+        fallbacks,
+        switch_ok,
+    }
+}
+
+/// `name/arity`, `module::name/arity` for a module's function.
+fn label(module: &Option<ImmutableString>, def: &rhai::ScriptFuncDef) -> String {
+    match module {
+        Some(m) => format!("{m}::{}/{}", def.name, def.params.len()),
+        None => format!("{}/{}", def.name, def.params.len()),
+    }
+}
+
+/// The hash Rhai files a `switch` case under (its own hasher, with no seed set).
+pub(super) fn switch_hash(value: &Dynamic) -> u64 {
+    let mut hasher = ahash::AHasher::default();
+    value.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Whether `switch_hash` agrees with Rhai's case table, checked on a compiled switch: when it
+/// does not (a Rhai that hashes otherwise), functions with a `switch` stay interpreted.
+fn switch_hash_works(engine: &Engine) -> bool {
+    let Ok(ast) = engine.compile(r#"fn f(x) { switch x { "probe" => 1, 7 => 2, _ => 3 } }"#)
+    else {
+        return false;
+    };
+    let mut ok = false;
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Stmt(Stmt::Switch(x, _))) = path.last() {
+            let cases = &x.1.cases;
+            ok = cases.len() == 2
+                && cases.contains_key(&switch_hash(&Dynamic::from("probe")))
+                && cases.contains_key(&switch_hash(&Dynamic::from(7 as rhai::INT)));
+        }
+        true
+    });
+    ok
+}
+
+/// Whether Rhai can look a value up in a `switch` (its `is_hashable`, for the types scripts have).
+fn hashable(value: &Dynamic) -> bool {
+    if value.is_unit()
+        || value.is_bool()
+        || value.is_string()
+        || value.is_char()
+        || value.is_int()
+        || value.is_float()
+    {
+        return true;
+    }
+    if let Some(array) = value.read_lock::<rhai::Array>() {
+        return array.iter().all(hashable);
+    }
+    if let Some(map) = value.read_lock::<rhai::Map>() {
+        return map.values().all(hashable);
+    }
+    false
+}
+
+pub(super) struct Compiler<'a> {
+    names: &'a Names,
+    /// The module the function is in, if it is a module's.
+    module: Option<ImmutableString>,
+    /// Local variables in scope, innermost last, each with its slot.
+    scope: Vec<(ImmutableString, usize)>,
+    next: usize,
+    max: usize,
+    /// The compiled functions it calls.
+    calls: Vec<FnId>,
+    switch_ok: bool,
+}
+
+fn unsupported(what: &str, pos: Position) -> Unsupported {
+    match pos.line() {
+        Some(line) => format!("{what} (line {line})"),
+        None => what.to_string(),
+    }
+}
+
+fn value(v: Dynamic) -> R<Flow> {
+    Ok(Flow::Value(v))
+}
+
+impl Compiler<'_> {
+    /// A function's body: its top-level statements as one block.
+    fn function(&mut self, def: &Shared<rhai::ScriptFuncDef>) -> Result<Exec, Unsupported> {
+        if def.this_type.is_some() {
+            return Err("a typed method (`fn Type.name`) is not compiled".into());
+        }
+        let mut module = Module::new();
+        module.set_script_fn(def.clone());
+        let alone = AST::new(Vec::<Stmt>::new(), module);
+        let mut body = Vec::new();
+        alone.walk(&mut |path: &[ASTNode]| {
+            if let [ASTNode::Stmt(stmt)] = path {
+                body.push((*stmt).clone());
+            }
+            true
+        });
+        self.statements(&body, false)
+    }
+
+    fn declare(&mut self, name: &ImmutableString) -> usize {
+        let slot = self.next;
+        self.next += 1;
+        self.max = self.max.max(self.next);
+        self.scope.push((name.clone(), slot));
+        slot
+    }
+
+    fn lookup(&self, name: &str) -> Option<usize> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n.as_str() == name)
+            .map(|&(_, slot)| slot)
+    }
+
+    /// A block's statements in a scope of their own (`scoped`), or the function's top level.
+    fn statements(&mut self, stmts: &[Stmt], scoped: bool) -> Result<Exec, Unsupported> {
+        let (mark, next) = (self.scope.len(), self.next);
+        let compiled = stmts
+            .iter()
+            .map(|s| self.stmt(s))
+            .collect::<Result<Vec<_>, _>>();
+        if scoped {
+            self.scope.truncate(mark);
+            self.next = next;
+        }
+        let mut compiled = compiled?;
+        Ok(match compiled.len() {
+            0 => Box::new(|_| value(Dynamic::UNIT)),
+            1 => compiled.pop().expect("one statement"),
+            _ => Box::new(move |f| {
+                let (last, init) = compiled.split_last().expect("statements");
+                for s in init {
+                    match s(f)? {
+                        Flow::Value(_) => {}
+                        other => return Ok(other),
+                    }
+                }
+                last(f)
+            }),
+        })
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) -> Result<Exec, Unsupported> {
+        Ok(match stmt {
+            Stmt::Noop(_) => Box::new(|_| value(Dynamic::UNIT)),
+            Stmt::Expr(e) => {
+                if let Expr::Stmt(block) = &**e {
+                    return self.statements(block.statements(), true);
+                }
+                let e = self.expr(e)?;
+                Box::new(move |f| value(e(f)?))
+            }
+            Stmt::FnCall(call, pos) => {
+                let e = self.call(call, *pos)?;
+                Box::new(move |f| value(e(f)?))
+            }
+            Stmt::Block(block) => self.statements(block.statements(), true)?,
+            Stmt::Var(x, flags, pos) => {
+                let (ident, init, _) = &**x;
+                if flags.contains(ASTFlags::EXPORTED) {
+                    return Err(unsupported("`export` is not compiled", *pos));
+                }
+                let init = self.expr(init)?;
+                let slot = self.declare(&ident.name);
+                Box::new(move |f| {
+                    let v = init(f)?;
+                    *f.slot(slot) = v;
+                    value(Dynamic::UNIT)
+                })
+            }
+            Stmt::Assignment(x) => {
+                let (op, bin) = &**x;
+                let rhs = self.expr(&bin.rhs)?;
+                let op_pos = op.position();
+                let op_site = op
+                    .get_op_assignment_info()
+                    .map(|(.., op_syntax)| Site::new(op_syntax, 2));
+                match &bin.lhs {
+                    Expr::Variable(v, _, pos) => {
+                        let slot = self.local(v, *pos)?;
+                        match op_site {
+                            None => Box::new(move |f| {
+                                let v = rhs(f)?;
+                                *f.slot(slot) = v;
+                                value(Dynamic::UNIT)
+                            }),
+                            Some(site) => Box::new(move |f| {
+                                let b = rhs(f)?;
+                                let a = std::mem::take(f.slot(slot));
+                                let result = ops::binary(f, &site, a.clone(), b, op_pos);
+                                *f.slot(slot) = match result {
+                                    Ok(v) => v,
+                                    Err(e) => {
+                                        *f.slot(slot) = a;
+                                        return Err(e);
+                                    }
+                                };
+                                value(Dynamic::UNIT)
+                            }),
+                        }
+                    }
+                    lhs @ (Expr::Index(..) | Expr::Dot(..)) => {
+                        let chain = self.chain(lhs)?;
+                        let chain::Root::Local(_) = chain.root else {
+                            return Err(unsupported(
+                                "an assignment to something other than a variable is not compiled",
+                                lhs.position(),
+                            ));
+                        };
+                        Box::new(move |f| {
+                            let v = rhs(f)?;
+                            chain.assign(f, v, op_site.as_ref(), op_pos)?;
+                            value(Dynamic::UNIT)
+                        })
+                    }
+                    other => {
+                        return Err(unsupported(
+                            "this assignment is not compiled",
+                            other.position(),
+                        ));
+                    }
+                }
+            }
+            Stmt::If(x, _) => {
+                let cond = self.condition(&x.expr)?;
+                let then = self.statements(x.body.statements(), true)?;
+                let otherwise = self.statements(x.branch.statements(), true)?;
+                Box::new(move |f| if cond(f)? { then(f) } else { otherwise(f) })
+            }
+            Stmt::While(x, _) => {
+                let always = matches!(x.expr, Expr::Unit(..) | Expr::BoolConstant(true, ..));
+                let cond = self.condition(&x.expr)?;
+                let body = self.statements(x.body.statements(), true)?;
+                let pos = x.body.position();
+                Box::new(move |f| {
+                    loop {
+                        if !always && !cond(f)? {
+                            return value(Dynamic::UNIT);
+                        }
+                        f.tick(pos)?;
+                        match looped(body(f))? {
+                            Some(Flow::Break(v)) => return value(v),
+                            Some(other) => return Ok(other),
+                            None => {}
+                        }
+                    }
+                })
+            }
+            Stmt::Do(x, flags, _) => {
+                let until = flags.contains(ASTFlags::NEGATED);
+                let cond = self.condition(&x.expr)?;
+                let body = self.statements(x.body.statements(), true)?;
+                let pos = x.body.position();
+                Box::new(move |f| {
+                    loop {
+                        f.tick(pos)?;
+                        match looped(body(f))? {
+                            Some(Flow::Break(v)) => return value(v),
+                            Some(other) => return Ok(other),
+                            None => {}
+                        }
+                        if cond(f)? == until {
+                            return value(Dynamic::UNIT);
+                        }
+                    }
+                })
+            }
+            Stmt::For(x, _) => self.for_loop(x)?,
+            Stmt::BreakLoop(expr, flags, _) => {
+                let is_break = flags.contains(ASTFlags::BREAK);
+                let expr = expr.as_ref().map(|e| self.expr(e)).transpose()?;
+                Box::new(move |f| {
+                    if !is_break {
+                        return Ok(Flow::Continue);
+                    }
+                    let v = match &expr {
+                        Some(e) => e(f)?,
+                        None => Dynamic::UNIT,
+                    };
+                    Ok(Flow::Break(v))
+                })
+            }
+            Stmt::Return(expr, flags, pos) => {
+                let throw = flags.contains(ASTFlags::BREAK);
+                let pos = *pos;
+                let expr = expr.as_ref().map(|e| self.expr(e)).transpose()?;
+                Box::new(move |f| {
+                    let v = match &expr {
+                        Some(e) => e(f)?,
+                        None => Dynamic::UNIT,
+                    };
+                    if throw {
+                        Err(EvalAltResult::ErrorRuntime(v, pos).into())
+                    } else {
+                        Ok(Flow::Return(v))
+                    }
+                })
+            }
+            Stmt::Switch(x, pos) => self.switch(x, *pos)?,
+            Stmt::TryCatch(_, pos) => return Err(unsupported("`try` is not compiled", *pos)),
+            Stmt::Import(_, pos) => return Err(unsupported("`import` is not compiled", *pos)),
+            Stmt::Export(_, pos) => return Err(unsupported("`export` is not compiled", *pos)),
+            other => {
+                return Err(unsupported(
+                    "this statement is not compiled",
+                    other.position(),
+                ));
+            }
+        })
+    }
+
+    /// A `for` loop over an array, a range or a string's characters.
+    fn for_loop(
+        &mut self,
+        x: &(rhai::Ident, Option<rhai::Ident>, rhai::FlowControl),
+    ) -> Result<Exec, Unsupported> {
+        let (var, counter, flow) = x;
+        let iterable_pos = flow.expr.start_position();
+        // `a..b` counts without making the range.
+        let range = match &flow.expr {
+            Expr::FnCall(call, _)
+                if call.namespace.is_empty()
+                    && call.args.len() == 2
+                    && matches!(call.name.as_str(), ".." | "..=") =>
+            {
+                Some((
+                    self.expr(&call.args[0])?,
+                    self.expr(&call.args[1])?,
+                    call.name.as_str() == "..=",
+                ))
+            }
+            _ => None,
+        };
+        let iterable = match range {
+            Some(_) => None,
+            None => Some(self.expr(&flow.expr)?),
+        };
+        let (mark, next) = (self.scope.len(), self.next);
+        let var_slot = self.declare(&var.name);
+        let counter_slot = counter.as_ref().map(|c| self.declare(&c.name));
+        let body = self.statements(flow.body.statements(), true);
+        self.scope.truncate(mark);
+        self.next = next;
+        let body = body?;
+        let pos = flow.body.position();
+        // One round: the variable and counter set, the body run; `Some` ends the loop.
+        let round = move |f: &mut Frame<'_>, item: Dynamic, i: usize| -> R<Option<Flow>> {
+            f.tick(pos)?;
+            *f.slot(var_slot) = item;
+            if let Some(c) = counter_slot {
+                *f.slot(c) = Dynamic::from(i as rhai::INT);
+            }
+            looped(body(f))
+        };
+        let end = |flow: Option<Flow>| -> R<Flow> {
+            match flow {
+                Some(Flow::Break(v)) => Ok(Flow::Value(v)),
+                Some(other) => Ok(other),
+                None => value(Dynamic::UNIT),
+            }
+        };
+        if let Some((from, to, inclusive)) = range {
+            let site = Site::new(if inclusive { "..=" } else { ".." }, 2);
+            return Ok(Box::new(move |f| {
+                let (a, b) = (from(f)?, to(f)?);
+                let (Ok(start), Ok(stop)) = (a.as_int(), b.as_int()) else {
+                    // Not integers: whatever Rhai makes of them (a type error, most likely).
+                    let range = ops::binary(f, &site, a, b, iterable_pos)?;
+                    return end(for_each(f, range, iterable_pos, &round)?);
+                };
+                let stop = if inclusive { stop.checked_add(1) } else { Some(stop) };
+                let Some(stop) = stop else {
+                    return Err(EvalAltResult::ErrorArithmetic(
+                        "for-loop range overflow".into(),
+                        iterable_pos,
+                    )
+                    .into());
+                };
+                for (i, n) in (start..stop).enumerate() {
+                    if let Some(flow) = round(f, Dynamic::from(n), i)? {
+                        return end(Some(flow));
+                    }
+                }
+                value(Dynamic::UNIT)
+            }));
+        }
+        let iterable = iterable.expect("not a range");
+        Ok(Box::new(move |f| {
+            let items = iterable(f)?;
+            end(for_each(f, items, iterable_pos, &round)?)
+        }))
+    }
+
+    fn switch(
+        &mut self,
+        x: &(Expr, rhai::SwitchCasesCollection),
+        pos: Position,
+    ) -> Result<Exec, Unsupported> {
+        if !self.switch_ok {
+            return Err(unsupported(
+                "`switch` is not compiled with this version of Rhai",
+                pos,
+            ));
+        }
+        let (subject, cases) = x;
+        if !cases.ranges.is_empty() {
+            return Err(unsupported("`switch` on ranges is not compiled", pos));
+        }
+        let subject = self.expr(subject)?;
+        let mut arms = Vec::with_capacity(cases.expressions.len());
+        for arm in &cases.expressions {
+            let cond = match arm.lhs {
+                Expr::BoolConstant(true, _) => None,
+                ref c => Some(self.condition(c)?),
+            };
+            arms.push((cond, self.arm(&arm.rhs)?));
+        }
+        let table: HashMap<u64, Vec<usize>> = cases
+            .cases
+            .iter()
+            .map(|(&hash, list)| (hash, list.blocks.to_vec()))
+            .collect();
+        let default = cases.def_case;
+        Ok(Box::new(move |f| {
+            let v = subject(f)?;
+            if hashable(&v)
+                && let Some(list) = table.get(&switch_hash(&v))
+            {
+                for &i in list {
+                    let (cond, body) = &arms[i];
+                    let take = match cond {
+                        None => true,
+                        Some(c) => c(f)?,
+                    };
+                    if take {
+                        return body(f);
+                    }
+                }
+            }
+            match default {
+                Some(i) => arms[i].1(f),
+                None => value(Dynamic::UNIT),
+            }
+        }))
+    }
+
+    /// A `switch` arm: a block runs as statements (its `return` returns from the function).
+    fn arm(&mut self, e: &Expr) -> Result<Exec, Unsupported> {
+        if let Expr::Stmt(block) = e {
+            return self.statements(block.statements(), true);
+        }
+        let e = self.expr(e)?;
+        Ok(Box::new(move |f| value(e(f)?)))
+    }
+
+    /// A condition: a boolean, or Rhai's type error at the expression.
+    fn condition(&mut self, e: &Expr) -> Result<Box<dyn Fn(&mut Frame<'_>) -> R<bool> + Send + Sync>, Unsupported> {
+        let pos = e.position();
+        if let Expr::BoolConstant(b, _) = e {
+            let b = *b;
+            return Ok(Box::new(move |_| Ok(b)));
+        }
+        let e = self.expr(e)?;
+        Ok(Box::new(move |f| {
+            let v = e(f)?;
+            v.as_bool().map_err(|typ| mismatch("bool", typ, pos))
+        }))
+    }
+
+    fn local(
+        &self,
+        v: &(Option<std::num::NonZeroUsize>, ImmutableString, rhai::Namespace, u64),
+        pos: Position,
+    ) -> Result<usize, Unsupported> {
+        if !v.2.is_empty() {
+            return Err(unsupported("a module's variable is not compiled", pos));
+        }
+        self.lookup(&v.1).ok_or_else(|| {
+            unsupported(
+                &format!("`{}` is not a local variable (a constant?)", v.1),
+                pos,
+            )
+        })
+    }
+
+    pub(super) fn expr(&mut self, e: &Expr) -> Result<Eval, Unsupported> {
+        Ok(match e {
+            Expr::DynamicConstant(v, _) => constant((**v).clone()),
+            Expr::BoolConstant(b, _) => constant(Dynamic::from(*b)),
+            Expr::IntegerConstant(n, _) => constant(Dynamic::from(*n)),
+            Expr::FloatConstant(x, _) => constant(Dynamic::from(**x)),
+            Expr::CharConstant(c, _) => constant(Dynamic::from(*c)),
+            Expr::StringConstant(s, _) => constant(Dynamic::from(s.clone())),
+            Expr::Unit(_) => constant(Dynamic::UNIT),
+            Expr::Variable(v, _, pos) => {
+                let slot = self.local(v, *pos)?;
+                Box::new(move |f| Ok(f.slot(slot).clone()))
+            }
+            Expr::InterpolatedString(parts, pos) => {
+                let parts = parts
+                    .iter()
+                    .map(|p| Ok((self.expr(p)?, p.position())))
+                    .collect::<Result<Vec<_>, Unsupported>>()?;
+                let pos = *pos;
+                Box::new(move |f| ops::interpolate(f, &parts, pos))
+            }
+            Expr::Array(items, pos) => {
+                let items = items
+                    .iter()
+                    .map(|i| self.expr(i))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let pos = *pos;
+                Box::new(move |f| {
+                    let array = items.iter().map(|i| i(f)).collect::<R<rhai::Array>>()?;
+                    ops::check_size(Dynamic::from(array), pos)
+                })
+            }
+            Expr::Map(x, pos) => {
+                let (entries, template) = &**x;
+                let template = template.clone();
+                let entries = entries
+                    .iter()
+                    .map(|(key, v)| Ok((key.name.clone(), self.expr(v)?)))
+                    .collect::<Result<Vec<_>, Unsupported>>()?;
+                let pos = *pos;
+                Box::new(move |f| {
+                    let mut map = template.clone();
+                    for (key, v) in &entries {
+                        let v = v(f)?;
+                        map.insert(key.as_str().into(), v);
+                    }
+                    ops::check_size(Dynamic::from(map), pos)
+                })
+            }
+            Expr::And(list, _) | Expr::Or(list, _) => {
+                let is_and = matches!(e, Expr::And(..));
+                let conds = list
+                    .iter()
+                    .map(|c| self.condition(c))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Box::new(move |f| {
+                    for c in &conds {
+                        if c(f)? != is_and {
+                            return Ok(Dynamic::from(!is_and));
+                        }
+                    }
+                    Ok(Dynamic::from(is_and))
+                })
+            }
+            Expr::Coalesce(list, _) => {
+                let list = list
+                    .iter()
+                    .map(|c| self.expr(c))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Box::new(move |f| {
+                    let mut v = Dynamic::UNIT;
+                    for e in &list {
+                        v = e(f)?;
+                        if !v.is_unit() {
+                            break;
+                        }
+                    }
+                    Ok(v)
+                })
+            }
+            Expr::Stmt(block) => {
+                let body = self.statements(block.statements(), true)?;
+                let pos = block.position();
+                Box::new(move |f| match body(f)? {
+                    Flow::Value(v) => Ok(v),
+                    // Inside an expression, leaving the block travels as Rhai's own signals.
+                    Flow::Return(v) => Err(EvalAltResult::Return(v, pos).into()),
+                    Flow::Break(v) => Err(EvalAltResult::LoopBreak(true, v, pos).into()),
+                    Flow::Continue => {
+                        Err(EvalAltResult::LoopBreak(false, Dynamic::UNIT, pos).into())
+                    }
+                })
+            }
+            Expr::FnCall(call, pos) => self.call(call, *pos)?,
+            Expr::Index(..) | Expr::Dot(..) => {
+                let chain = self.chain(e)?;
+                Box::new(move |f| chain.get(f))
+            }
+            Expr::MethodCall(_, pos) | Expr::Property(_, pos) => {
+                return Err(unsupported("a method call outside a chain", *pos));
+            }
+            Expr::ThisPtr(pos) => return Err(unsupported("`this` is not compiled", *pos)),
+            Expr::Custom(_, pos) => {
+                return Err(unsupported("custom syntax is not compiled", *pos));
+            }
+            other => return Err(unsupported("this expression is not compiled", other.position())),
+        })
+    }
+
+    fn chain(&mut self, e: &Expr) -> Result<Chain, Unsupported> {
+        chain::compile(self, e)
+    }
+
+    /// The local slot of a chain's root, when it is a local variable.
+    pub(super) fn root_slot(&self, e: &Expr) -> Result<Option<usize>, Unsupported> {
+        match e {
+            Expr::Variable(v, _, pos) => self.local(v, *pos).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether a method name is one of the scripts' own functions (called as `x.f()`, which
+    /// binds `this`: not compiled).
+    pub(super) fn is_script_fn(&self, name: &str, arity: usize) -> bool {
+        let key = (ImmutableString::from(name), arity);
+        self.own_fn(&key).is_some()
+    }
+
+    /// A function the unqualified call `key` names: the module's own, then the entry script's.
+    fn own_fn(&self, key: &(ImmutableString, usize)) -> Option<FnId> {
+        if let Some(m) = &self.module
+            && let Some(&(id, _)) = self
+                .names
+                .modules
+                .get(&(m.clone(), key.0.clone(), key.1))
+        {
+            return Some(id);
+        }
+        self.names.script.get(key).copied()
+    }
+
+    /// A call: a script function by index, `type_of`, an operator or a native function.
+    fn call(&mut self, call: &FnCallExpr, pos: Position) -> Result<Eval, Unsupported> {
+        let name = call.name.as_str();
+        let arity = call.args.len();
+        if call.capture_parent_scope {
+            return Err(unsupported("a call with `!` is not compiled", pos));
+        }
+        let args = call
+            .args
+            .iter()
+            .map(|a| self.expr(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        // A module's function: `recall::peek(…)`.
+        if !call.namespace.is_empty() {
+            let path = &call.namespace.path;
+            let module = ImmutableString::from(path[0].name.as_str());
+            let found = (path.len() == 1)
+                .then(|| {
+                    self.names
+                        .modules
+                        .get(&(module.clone(), call.name.clone(), arity))
+                })
+                .flatten();
+            let Some(&(id, true)) = found else {
+                return Err(unsupported(
+                    &format!("the call of `{}::{name}` is not compiled", path[0].name),
+                    pos,
+                ));
+            };
+            self.calls.push(id);
+            return Ok(script_call(id, args, pos));
+        }
+        if let Some(id) = self.own_fn(&(call.name.clone(), arity)) {
+            self.calls.push(id);
+            return Ok(script_call(id, args, pos));
+        }
+        match (name, arity) {
+            ("type_of", 1) => {
+                let [a] = <[Eval; 1]>::try_from(args).ok().expect("one argument");
+                return Ok(Box::new(move |f| {
+                    let v = a(f)?;
+                    Ok(Dynamic::from(f.engine.map_type_name(v.type_name()).to_string()))
+                }));
+            }
+            ("Fn" | "call" | "curry" | "is_def_var" | "is_def_fn" | "is_shared" | "eval", _) => {
+                return Err(unsupported(&format!("`{name}` is not compiled"), pos));
+            }
+            _ => {}
+        }
+        let site = Site::new(name, arity);
+        Ok(match <[Eval; 2]>::try_from(args) {
+            Ok([a, b]) if call.op_token.is_some() => Box::new(move |f| {
+                let (a, b) = (a(f)?, b(f)?);
+                ops::binary(f, &site, a, b, pos)
+            }),
+            Ok([a, b]) => Box::new(move |f| {
+                let (mut a, mut b) = (a(f)?, b(f)?);
+                site.call(f, &mut [&mut a, &mut b], pos)
+            }),
+            Err(args) => match <[Eval; 1]>::try_from(args) {
+                Ok([a]) if call.op_token.is_some() => Box::new(move |f| {
+                    let a = a(f)?;
+                    ops::unary(f, &site, a, pos)
+                }),
+                Ok([a]) => Box::new(move |f| {
+                    let mut a = a(f)?;
+                    site.call(f, &mut [&mut a], pos)
+                }),
+                Err(args) => Box::new(move |f| {
+                    let mut values = args.iter().map(|a| a(f)).collect::<R<Vec<Dynamic>>>()?;
+                    let mut refs: Vec<&mut Dynamic> = values.iter_mut().collect();
+                    site.call(f, &mut refs, pos)
+                }),
+            },
+        })
+    }
+}
+
+/// Rhai's type error: expected `want`, found a value of type `typ`.
+pub(super) fn mismatch(want: &str, typ: &str, pos: Position) -> Box<EvalAltResult> {
+    EvalAltResult::ErrorMismatchDataType(want.into(), typ.into(), pos).into()
+}
+
+fn constant(v: Dynamic) -> Eval {
+    Box::new(move |_| Ok(v.clone()))
+}
+
+/// A call of a compiled script function: the arguments pushed as its first slots.
+fn script_call(id: FnId, args: Vec<Eval>, pos: Position) -> Eval {
+    Box::new(move |f| {
+        let at = f.stack.len();
+        for a in &args {
+            match a(f) {
+                Ok(v) => f.stack.push(v),
+                Err(e) => {
+                    f.stack.truncate(at);
+                    return Err(e);
+                }
+            }
+        }
+        f.call_compiled(id, at, pos)
+    })
+}
+
+/// A loop body's flow: `None` to go on, `Some` to leave the loop (`Break`) or the function.
+/// `break` and `continue` from inside an expression arrive as Rhai's signals.
+fn looped(flow: R<Flow>) -> R<Option<Flow>> {
+    match flow {
+        Ok(Flow::Value(_) | Flow::Continue) => Ok(None),
+        Ok(other) => Ok(Some(other)),
+        Err(e) => match *e {
+            EvalAltResult::LoopBreak(false, ..) => Ok(None),
+            EvalAltResult::LoopBreak(true, v, _) => Ok(Some(Flow::Break(v))),
+            _ => Err(e),
+        },
+    }
+}
+
+/// Run `round` for each item of an array, range or string; `Some` when a round left the loop.
+fn for_each(
+    f: &mut Frame<'_>,
+    items: Dynamic,
+    pos: Position,
+    round: &dyn Fn(&mut Frame<'_>, Dynamic, usize) -> R<Option<Flow>>,
+) -> R<Option<Flow>> {
+    let items = items.flatten();
+    if items.is_array() {
+        let array = items.into_array().expect("an array");
+        for (i, item) in array.into_iter().enumerate() {
+            if let Some(flow) = round(f, item, i)? {
+                return Ok(Some(flow));
+            }
+        }
+        return Ok(None);
+    }
+    if let Some(range) = items.read_lock::<std::ops::Range<rhai::INT>>().map(|r| r.clone()) {
+        for (i, n) in range.enumerate() {
+            if let Some(flow) = round(f, Dynamic::from(n), i)? {
+                return Ok(Some(flow));
+            }
+        }
+        return Ok(None);
+    }
+    if let Some(range) = items
+        .read_lock::<std::ops::RangeInclusive<rhai::INT>>()
+        .map(|r| r.clone())
+    {
+        for (i, n) in range.enumerate() {
+            if let Some(flow) = round(f, Dynamic::from(n), i)? {
+                return Ok(Some(flow));
+            }
+        }
+        return Ok(None);
+    }
+    if items.is_string() {
+        let s = items.into_immutable_string().expect("a string");
+        for (i, c) in s.chars().enumerate() {
+            if let Some(flow) = round(f, Dynamic::from(c), i)? {
+                return Ok(Some(flow));
+            }
+        }
+        return Ok(None);
+    }
+    Err(EvalAltResult::ErrorFor(pos).into())
+}

@@ -1,0 +1,383 @@
+//! Dot and index chains (`game.phase`, `seen.push(x)`, `scores[name] = total`,
+//! `view.me.hand[0]`): the links' arguments evaluated first, as Rhai does, then the chain walked
+//! from its root, in place when the root is a local variable.
+
+use super::build::{Compiler, mismatch};
+use super::ops::{self, Site};
+use super::{Eval, Frame, R};
+use rhai::{Dynamic, EvalAltResult, Expr, ImmutableString, Position};
+
+pub(crate) enum Root {
+    /// A local variable: the chain works on it in place (`seen.push(x)` changes `seen`).
+    Local(usize),
+    /// Any other value: the chain works on a copy.
+    Value(Eval),
+}
+
+enum Link {
+    /// `.name` on a map: its entry; on another value: its getter (`get$name`).
+    Property {
+        key: ImmutableString,
+        getter: Site,
+        setter: Site,
+        pos: Position,
+    },
+    /// `.name(args)`: the value is the function's first argument.
+    Method {
+        site: Site,
+        args: Vec<Eval>,
+        pos: Position,
+    },
+    /// `[index]`.
+    Index { index: Eval, pos: Position },
+}
+
+pub(crate) struct Chain {
+    pub(crate) root: Root,
+    links: Vec<Link>,
+}
+
+/// The argument values of one link, evaluated before the walk.
+enum Evaluated {
+    None,
+    Index(Dynamic),
+    Args(Vec<Dynamic>),
+}
+
+pub(super) fn compile(c: &mut Compiler<'_>, e: &Expr) -> Result<Chain, String> {
+    let mut links = Vec::new();
+    let root = match e {
+        Expr::Dot(x, _, _) => {
+            flatten(c, &x.rhs, &mut links)?;
+            &x.lhs
+        }
+        Expr::Index(x, _, pos) => {
+            links.push(Link::Index {
+                index: c.expr(&x.rhs)?,
+                pos: index_pos(&x.rhs, *pos),
+            });
+            &x.lhs
+        }
+        _ => unreachable!("a chain is a dot or index expression"),
+    };
+    let root = match c.root_slot(root)? {
+        Some(slot) => Root::Local(slot),
+        None => Root::Value(c.expr(root)?),
+    };
+    Ok(Chain { root, links })
+}
+
+/// Where Rhai reports an index error: at the index expression.
+fn index_pos(index: &Expr, _op: Position) -> Position {
+    index.position()
+}
+
+/// The links of a chain's right-hand side, in order.
+fn flatten(c: &mut Compiler<'_>, e: &Expr, links: &mut Vec<Link>) -> Result<(), String> {
+    match e {
+        Expr::Dot(x, _, _) => {
+            flatten(c, &x.lhs, links)?;
+            flatten(c, &x.rhs, links)
+        }
+        Expr::Index(x, _, pos) => {
+            flatten(c, &x.lhs, links)?;
+            links.push(Link::Index {
+                index: c.expr(&x.rhs)?,
+                pos: index_pos(&x.rhs, *pos),
+            });
+            Ok(())
+        }
+        Expr::Property(x, pos) => {
+            let ((getter, _), (setter, _), key) = &**x;
+            links.push(Link::Property {
+                key: key.clone(),
+                getter: Site::new(getter, 1),
+                setter: Site::new(setter, 2),
+                pos: *pos,
+            });
+            Ok(())
+        }
+        Expr::MethodCall(call, pos) => {
+            let arity = call.args.len() + 1;
+            if c.is_script_fn(&call.name, arity) {
+                return Err(format!(
+                    "the method call `.{}(…)` of a script function is not compiled (line {})",
+                    call.name,
+                    pos.line().unwrap_or(0)
+                ));
+            }
+            let args = call
+                .args
+                .iter()
+                .map(|a| c.expr(a))
+                .collect::<Result<Vec<_>, _>>()?;
+            links.push(Link::Method {
+                site: Site::new(&call.name, arity),
+                args,
+                pos: *pos,
+            });
+            Ok(())
+        }
+        other => Err(format!(
+            "this chain is not compiled (line {})",
+            other.position().line().unwrap_or(0)
+        )),
+    }
+}
+
+impl Chain {
+    fn arguments(&self, f: &mut Frame<'_>) -> R<Vec<Evaluated>> {
+        self.links
+            .iter()
+            .map(|link| {
+                Ok(match link {
+                    Link::Property { .. } => Evaluated::None,
+                    Link::Index { index, .. } => Evaluated::Index(index(f)?),
+                    Link::Method { args, .. } => {
+                        Evaluated::Args(args.iter().map(|a| a(f)).collect::<R<_>>()?)
+                    }
+                })
+            })
+            .collect()
+    }
+
+    /// The chain's value.
+    pub(crate) fn get(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        let mut values = self.arguments(f)?;
+        let mut take = |_: &mut Frame<'_>, v: &mut Dynamic| Ok(v.clone());
+        match &self.root {
+            Root::Local(slot) => {
+                let at = f.base + slot;
+                // The walk needs the frame for Rhai's calls: lend it the variable.
+                let mut owned = std::mem::take(&mut f.stack[at]);
+                let result = walk(f, &mut owned, &self.links, &mut values, &mut take);
+                f.stack[at] = owned;
+                result
+            }
+            Root::Value(e) => {
+                let mut owned = e(f)?;
+                walk(f, &mut owned, &self.links, &mut values, &mut take)
+            }
+        }
+    }
+
+    /// `chain = value` (or `chain op= value`); the root is a local variable.
+    pub(crate) fn assign(
+        &self,
+        f: &mut Frame<'_>,
+        new: Dynamic,
+        op: Option<&Site>,
+        op_pos: Position,
+    ) -> R<()> {
+        let Root::Local(slot) = self.root else {
+            unreachable!("assignments are compiled for local roots only")
+        };
+        let mut values = self.arguments(f)?;
+        let (last, init) = self.links.split_last().expect("a chain has links");
+        let (last_value, init_values) = values.split_last_mut().expect("one value a link");
+        let last_value = std::mem::replace(last_value, Evaluated::None);
+        let mut new = Some((new, last_value));
+        let mut set = |f: &mut Frame<'_>, target: &mut Dynamic| -> R<Dynamic> {
+            let (new, last_value) = new.take().expect("assigned once");
+            assign_last(f, target, last, last_value, new, op, op_pos).map(|()| Dynamic::UNIT)
+        };
+        let at = f.base + slot;
+        let mut owned = std::mem::take(&mut f.stack[at]);
+        let result = walk(f, &mut owned, init, init_values, &mut set);
+        f.stack[at] = owned;
+        result.map(drop)
+    }
+}
+
+/// The last link of an assignment, on the value the others reached.
+fn assign_last(
+    f: &mut Frame<'_>,
+    target: &mut Dynamic,
+    last: &Link,
+    last_value: Evaluated,
+    new: Dynamic,
+    op: Option<&Site>,
+    op_pos: Position,
+) -> R<()> {
+    // The new value, with the old one when it is an op-assignment.
+    let combine = |f: &mut Frame<'_>, old: Dynamic| -> R<Dynamic> {
+        match op {
+            Some(site) => ops::binary(f, site, old, new, op_pos),
+            None => Ok(new),
+        }
+    };
+    match last {
+        Link::Property {
+            key,
+            getter,
+            setter,
+            pos,
+        } => {
+            if target.is_map() {
+                let old = target
+                    .as_map_ref()
+                    .ok()
+                    .and_then(|m| m.get(key.as_str()).cloned())
+                    .unwrap_or(Dynamic::UNIT);
+                let v = combine(f, old)?;
+                if let Ok(mut map) = target.as_map_mut() {
+                    map.insert(key.as_str().into(), v);
+                }
+                return ops::check_size(target.clone(), *pos).map(drop);
+            }
+            let old = if op.is_some() {
+                getter.call(f, &mut [target], *pos)?
+            } else {
+                Dynamic::UNIT
+            };
+            let mut v = combine(f, old)?;
+            setter.call(f, &mut [target, &mut v], *pos).map(drop)
+        }
+        Link::Index { pos, .. } => {
+            let Evaluated::Index(idx) = last_value else {
+                unreachable!("an index link has an index value")
+            };
+            if target.is_array() {
+                let i = ops::index_int(&idx, *pos)?;
+                let (len, at, old) = {
+                    let mut array = target.as_array_mut().expect("an array");
+                    let len = array.len();
+                    let at = position(len, i);
+                    let old = at.map(|at| std::mem::take(&mut array[at]));
+                    (len, at, old)
+                };
+                let (Some(at), Some(old)) = (at, old) else {
+                    return Err(EvalAltResult::ErrorArrayBounds(len, i, *pos).into());
+                };
+                let v = combine(f, old)?;
+                target.as_array_mut().expect("an array")[at] = v;
+                return ops::check_size(target.clone(), *pos).map(drop);
+            }
+            if target.is_map() {
+                let key = idx.read_lock::<ImmutableString>().map(|k| k.clone());
+                let Some(key) = key else {
+                    return Err(mismatch("string", idx.type_name(), *pos));
+                };
+                let old = target
+                    .as_map_ref()
+                    .ok()
+                    .and_then(|m| m.get(key.as_str()).cloned())
+                    .unwrap_or(Dynamic::UNIT);
+                let v = combine(f, old)?;
+                if let Ok(mut map) = target.as_map_mut() {
+                    map.insert(key.as_str().into(), v);
+                }
+                return ops::check_size(target.clone(), *pos).map(drop);
+            }
+            let old = if op.is_some() {
+                index_value(f, target, idx.clone(), *pos)?
+            } else {
+                Dynamic::UNIT
+            };
+            let mut v = combine(f, old)?;
+            let mut idx = idx;
+            let site = Site::new("index$set$", 3);
+            site.call(f, &mut [target, &mut idx, &mut v], *pos).map(drop)
+        }
+        Link::Method { pos, .. } => Err(EvalAltResult::ErrorRuntime(
+            "cannot assign to a method call".into(),
+            *pos,
+        )
+        .into()),
+    }
+}
+
+/// A Rhai array index (negative counts from the end) as a position, if in bounds.
+fn position(len: usize, i: rhai::INT) -> Option<usize> {
+    if i >= 0 {
+        usize::try_from(i).ok().filter(|&i| i < len)
+    } else {
+        usize::try_from(i.unsigned_abs())
+            .ok()
+            .and_then(|back| len.checked_sub(back))
+    }
+}
+
+/// The value of `target[idx]` for a target that is not an array or a map: Rhai's indexer.
+fn index_value(f: &mut Frame<'_>, target: &mut Dynamic, mut idx: Dynamic, pos: Position) -> R<Dynamic> {
+    let site = Site::new("index$get$", 2);
+    site.call(f, &mut [target, &mut idx], pos)
+}
+
+/// What to do with the value a walk reaches.
+type Reached<'k> = dyn FnMut(&mut Frame<'_>, &mut Dynamic) -> R<Dynamic> + 'k;
+
+/// Walk the links from `target`, each from where the last one reached (in place inside maps and
+/// arrays), and hand the value reached to `reached`.
+fn walk(
+    f: &mut Frame<'_>,
+    target: &mut Dynamic,
+    links: &[Link],
+    values: &mut [Evaluated],
+    reached: &mut Reached<'_>,
+) -> R<Dynamic> {
+    let (Some((link, links)), Some((value, values))) = (links.split_first(), values.split_first_mut())
+    else {
+        return reached(f, target);
+    };
+    match link {
+        Link::Property {
+            key, getter, pos, ..
+        } => {
+            if target.is_map() {
+                let mut map = target.as_map_mut().expect("a map");
+                return match map.get_mut(key.as_str()) {
+                    Some(entry) => walk(f, entry, links, values, reached),
+                    // A missing property reads as `()`.
+                    None => walk(f, &mut Dynamic::UNIT.clone(), links, values, reached),
+                };
+            }
+            let mut next = getter.call(f, &mut [target], *pos)?;
+            walk(f, &mut next, links, values, reached)
+        }
+        Link::Method { site, pos, .. } => {
+            let Evaluated::Args(mut args) = std::mem::replace(value, Evaluated::None) else {
+                unreachable!("a method link has its arguments")
+            };
+            let mut next = match args.len() {
+                0 => site.call(f, &mut [target], *pos)?,
+                1 => site.call(f, &mut [target, &mut args[0]], *pos)?,
+                _ => {
+                    let mut refs: Vec<&mut Dynamic> = Vec::with_capacity(args.len() + 1);
+                    refs.push(target);
+                    refs.extend(args.iter_mut());
+                    let result = site.call(f, &mut refs, *pos)?;
+                    result
+                }
+            };
+            walk(f, &mut next, links, values, reached)
+        }
+        Link::Index { pos, .. } => {
+            let Evaluated::Index(idx) = std::mem::replace(value, Evaluated::None) else {
+                unreachable!("an index link has an index value")
+            };
+            if target.is_array() {
+                let i = ops::index_int(&idx, *pos)?;
+                let mut array = target.as_array_mut().expect("an array");
+                let len = array.len();
+                let Some(at) = position(len, i) else {
+                    return Err(EvalAltResult::ErrorArrayBounds(len, i, *pos).into());
+                };
+                return walk(f, &mut array[at], links, values, reached);
+            }
+            if target.is_map() {
+                let key = idx.read_lock::<ImmutableString>().map(|k| k.clone());
+                let Some(key) = key else {
+                    return Err(mismatch("string", idx.type_name(), *pos));
+                };
+                let mut map = target.as_map_mut().expect("a map");
+                return match map.get_mut(key.as_str()) {
+                    Some(entry) => walk(f, entry, links, values, reached),
+                    None => walk(f, &mut Dynamic::UNIT.clone(), links, values, reached),
+                };
+            }
+            let mut next = index_value(f, target, idx, *pos)?;
+            walk(f, &mut next, links, values, reached)
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! The load-time compiler: each rule script function becomes a tree of Rust closures with its
+//! local variables in numbered slots and its calls bound once per call site (script functions by
+//! index, kernel API functions to their entry in `natives`), run without Rhai's per-call scope
+//! and caches. Rhai stays the reference: a function the compiler does not handle (and every
+//! function that calls one) is left to the interpreter, and `fallbacks` says which and why.
+//!
+//! Errors are built as Rhai builds them (the same `EvalAltResult`, the same positions, the same
+//! `ErrorInFunctionCall` nesting), so `script_error` turns both engines' errors into the same
+//! refusal or fault.
+
+mod build;
+mod chain;
+mod ops;
+
+use rhai::{AST, Dynamic, Engine, EvalAltResult, GlobalRuntimeState, ImmutableString, Position};
+use std::collections::HashMap;
+
+pub(crate) type R<T> = Result<T, Box<EvalAltResult>>;
+/// A compiled expression.
+pub(crate) type Eval = Box<dyn Fn(&mut Frame<'_>) -> R<Dynamic> + Send + Sync>;
+/// A compiled statement.
+pub(crate) type Exec = Box<dyn Fn(&mut Frame<'_>) -> R<Flow> + Send + Sync>;
+
+/// How a statement ends: with its value, or by leaving its block.
+pub(crate) enum Flow {
+    Value(Dynamic),
+    Return(Dynamic),
+    Break(Dynamic),
+    Continue,
+}
+
+/// A compiled function.
+pub(crate) struct CompiledFn {
+    name: ImmutableString,
+    /// The source name Rhai reports its errors under (its script's, or its module's).
+    source: ImmutableString,
+    /// Parameters first, then every `let` and loop variable.
+    slots: usize,
+    body: Exec,
+}
+
+/// A function left to the interpreter, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fallback {
+    /// `name/arity`, with its module (`recall::peek/3`) when it is a module's.
+    pub function: String,
+    /// What the compiler does not handle, and where.
+    pub reason: String,
+}
+
+/// A function's index in `Program::fns`.
+pub(crate) type FnId = usize;
+
+/// A variant's compiled functions.
+pub(crate) struct Program {
+    /// `None` for a function left to the interpreter.
+    fns: Vec<Option<CompiledFn>>,
+    /// The entry script's functions by name and arity.
+    script: HashMap<(ImmutableString, usize), FnId>,
+    /// The functions left to the interpreter, sorted.
+    pub(crate) fallbacks: Vec<Fallback>,
+    /// Whether `switch` can be compiled (see `build::switch_hash_works`).
+    #[allow(dead_code, reason = "kept for `deckspec check`'s report")]
+    switch_ok: bool,
+}
+
+/// The limits compiled code runs under (the interpreter's, from `sandboxed_engine`).
+pub(crate) struct Limits {
+    pub(crate) max_operations: u64,
+    pub(crate) max_call_levels: usize,
+}
+
+/// The state of one call into compiled code: the value stack and what the slow path needs.
+pub(crate) struct Frame<'a> {
+    stack: Vec<Dynamic>,
+    base: usize,
+    program: &'a Program,
+    engine: &'a Engine,
+    limits: &'a Limits,
+    level: usize,
+    operations: u64,
+    /// Rhai's state for calls of functions the compiler does not bind (made on first use).
+    global: Option<Box<GlobalRuntimeState>>,
+}
+
+impl<'a> Frame<'a> {
+    /// A local variable of the running function.
+    #[inline]
+    fn slot(&mut self, slot: usize) -> &mut Dynamic {
+        let at = self.base + slot;
+        &mut self.stack[at]
+    }
+
+    /// Count one operation (a call, a loop round) against the limit and the time limit.
+    #[inline]
+    fn tick(&mut self, pos: Position) -> R<()> {
+        self.operations += 1;
+        if self.operations > self.limits.max_operations {
+            return Err(EvalAltResult::ErrorTooManyOperations(pos).into());
+        }
+        if self.operations & 0x3ff == 0 && super::past_deadline() {
+            return Err(EvalAltResult::ErrorTerminated(super::OUT_OF_TIME.into(), pos).into());
+        }
+        Ok(())
+    }
+
+    /// Rhai's own call of a native function (the standard library, or an API function whose
+    /// arguments no table entry admits): exact Rhai semantics and errors, at Rhai's cost.
+    #[cold]
+    fn call_rhai(&mut self, name: &str, args: &mut [&mut Dynamic], pos: Position) -> R<Dynamic> {
+        let engine = self.engine;
+        let global = self
+            .global
+            .get_or_insert_with(|| Box::new(engine.new_global_runtime_state()));
+        let context = rhai::NativeCallContext::new_with_all_fields(engine, name, None, global, pos);
+        context
+            .call_native_fn_raw(name, false, args)
+            .map_err(|e| fill_position(e, pos))
+    }
+
+    /// Call a compiled function with its arguments (already on the stack above `args_at`).
+    fn call_compiled(&mut self, id: FnId, args_at: usize, pos: Position) -> R<Dynamic> {
+        let program = self.program;
+        let Some(f) = program.fns[id].as_ref() else {
+            unreachable!("calls of interpreted functions are not compiled")
+        };
+        let result = self.enter(f, args_at, pos);
+        self.stack.truncate(args_at);
+        match result {
+            Ok(value) => Ok(value),
+            Err(mut err) => Err(match *err {
+                EvalAltResult::Return(value, _) => return Ok(value),
+                ref e if e.is_system_exception() => {
+                    err.set_position(pos);
+                    err
+                }
+                _ => EvalAltResult::ErrorInFunctionCall(
+                    f.name.to_string(),
+                    f.source.to_string(),
+                    err,
+                    pos,
+                )
+                .into(),
+            }),
+        }
+    }
+
+    fn enter(&mut self, f: &CompiledFn, args_at: usize, pos: Position) -> R<Dynamic> {
+        self.tick(pos)?;
+        if self.level >= self.limits.max_call_levels {
+            return Err(EvalAltResult::ErrorStackOverflow(pos).into());
+        }
+        self.stack.resize(args_at + f.slots, Dynamic::UNIT);
+        let base = std::mem::replace(&mut self.base, args_at);
+        self.level += 1;
+        let flow = (f.body)(self);
+        self.level -= 1;
+        self.base = base;
+        match flow? {
+            Flow::Value(v) | Flow::Return(v) | Flow::Break(v) => Ok(v),
+            Flow::Continue => Ok(Dynamic::UNIT),
+        }
+    }
+}
+
+/// Give an error without a position the call's position, as Rhai does for native calls.
+pub(crate) fn fill_position(mut err: Box<EvalAltResult>, pos: Position) -> Box<EvalAltResult> {
+    if err.position().is_none() {
+        err.set_position(pos);
+    }
+    err
+}
+
+impl Program {
+    /// Compile the entry script's functions (`ast`) and each module's (`modules`: its name and
+    /// compiled script), on the engine the interpreter runs them on.
+    pub(crate) fn compile(engine: &Engine, ast: &AST, modules: &[(String, &AST)]) -> Program {
+        build::compile(engine, ast, modules)
+    }
+
+    /// Whether the entry script's function `name` with `arity` parameters is compiled.
+    pub(crate) fn has(&self, name: &str, arity: usize) -> bool {
+        self.script
+            .get(&(ImmutableString::from(name), arity))
+            .is_some_and(|&id| self.fns[id].is_some())
+    }
+
+    /// Call the entry script's function `name`, or `None` when it is not compiled (the caller
+    /// runs it on the interpreter). Errors come out as `Engine::call_fn` gives them.
+    pub(crate) fn call(
+        &self,
+        engine: &Engine,
+        limits: &Limits,
+        name: &str,
+        args: Vec<Dynamic>,
+    ) -> Option<R<Dynamic>> {
+        let &id = self.script.get(&(ImmutableString::from(name), args.len()))?;
+        self.fns[id].as_ref()?;
+        let mut frame = Frame {
+            stack: args,
+            base: 0,
+            program: self,
+            engine,
+            limits,
+            level: 0,
+            operations: 0,
+            global: None,
+        };
+        frame.stack.reserve(64);
+        // Rhai unwraps the error of the function it was asked to call.
+        Some(
+            frame
+                .call_compiled(id, 0, Position::NONE)
+                .map_err(|err| match *err {
+                    EvalAltResult::ErrorInFunctionCall(fn_name, _, inner, _) if fn_name == name => {
+                        inner
+                    }
+                    other => other.into(),
+                }),
+        )
+    }
+}
