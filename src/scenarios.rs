@@ -3,7 +3,7 @@
 //! This is the one place where `script` and `spec` meet; neither uses the other.
 
 use crate::kernel::RuleError;
-use crate::script::{Variant, VariantError, variant_names};
+use crate::script::{EngineKind, Variant, VariantError, variant_names};
 use crate::spec::runner::{SpecVariant, Unavailable, VariantProvider};
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -19,6 +19,8 @@ pub struct ScriptProvider {
     loaded: Mutex<HashMap<String, Loaded>>,
     /// Load each variant with a coverage probe (`probed`).
     probed: bool,
+    /// The engine its variants run their scripts on.
+    engine: EngineKind,
 }
 
 impl ScriptProvider {
@@ -28,7 +30,14 @@ impl ScriptProvider {
             rules_dir: rules_dir.to_path_buf(),
             loaded: Mutex::new(HashMap::new()),
             probed: false,
+            engine: EngineKind::default(),
         }
+    }
+
+    /// The same provider, its variants running their scripts on `engine`.
+    pub fn with_engine(mut self, engine: EngineKind) -> ScriptProvider {
+        self.engine = engine;
+        self
     }
 
     /// A provider whose variants count the script nodes their hooks run (for coverage): collect
@@ -62,7 +71,10 @@ impl ScriptProvider {
                 let loaded = if self.probed {
                     Variant::load_named_probed(&self.rules_dir, name)
                 } else {
-                    Variant::load_named(&self.rules_dir, name)
+                    Variant::load_named(&self.rules_dir, name).map(|mut v| {
+                        v.set_engine(self.engine);
+                        v
+                    })
                 };
                 loaded.map(Arc::new).map_err(Arc::new)
             })

@@ -86,6 +86,8 @@ pub fn summary(v: &Variant) -> String {
         format!("bots: {}{}", levels.join(", "), inherited(&v.bots_from))
     });
     parts.push(format!("{} players", v.table().players));
+    let (compiled, total) = v.compiled_counts();
+    parts.push(format!("{compiled} of {total} functions compiled"));
     parts.join(" · ")
 }
 
@@ -152,6 +154,9 @@ pub fn check(paths: &[PathBuf], rules: Option<&Path>) -> i32 {
                     .collect();
                 if unknown.is_empty() {
                     outln!("ok     {shown}: {}", summary(&v));
+                    for f in v.interpreted_functions() {
+                        outln!("       interpreted: {}: {}", f.function, f.reason);
+                    }
                 } else {
                     problems += unknown.len();
                     outln!("ERROR  {shown}: {}", summary(&v));

@@ -95,6 +95,10 @@ pub struct TestArgs {
     /// Print only failures and errors, and the closing lines.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// The engine that runs the rule scripts: `compiled` (closures compiled at load time) or
+    /// `interpreted` (Rhai's interpreter, the reference).
+    #[arg(long, default_value = "compiled", value_name = "ENGINE")]
+    pub engine: crate::script::EngineKind,
 }
 
 /// Run the command line; returns the process exit code.
@@ -121,6 +125,7 @@ fn test(args: TestArgs) -> i32 {
         rules,
         fail_fast,
         quiet,
+        engine,
     } = args;
     let (paths, junit, rules) = (&paths[..], junit.as_deref(), rules.as_path());
     let tags = match tags.as_deref().map(TagExpr::parse).transpose() {
@@ -143,7 +148,7 @@ fn test(args: TestArgs) -> i32 {
         errln!("error: {e}");
         return EXIT_BROKEN;
     }
-    let provider = ScriptProvider::new(rules);
+    let provider = ScriptProvider::new(rules).with_engine(engine);
     let filters = describe_filters(tags.as_ref(), name.as_deref());
     let filter = Filter { tags, name };
     let mut results = Vec::new();

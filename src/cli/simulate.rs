@@ -55,6 +55,14 @@ pub struct SimulateArgs {
     /// The folder holding the variants.
     #[arg(long, default_value = "rules", value_name = "DIR")]
     pub rules: PathBuf,
+    /// The engine that runs the rule scripts: `compiled` (closures compiled at load time) or
+    /// `interpreted` (Rhai's interpreter, the reference).
+    #[arg(long, default_value = "compiled", value_name = "ENGINE")]
+    pub engine: crate::script::EngineKind,
+    /// Run every hook call on both engines and compare their results, refusal texts, game
+    /// states and event logs; the first difference is an error (exit code 1).
+    #[arg(long)]
+    pub compare_engines: bool,
 }
 
 /// `name=value`, the value read as YAML (`true`, `3`, `[0, 1]`, a word).
@@ -173,6 +181,7 @@ fn plan<'a>(args: &SimulateArgs, variant: &'a Variant) -> Result<Study<'a>, Stri
         jobs,
         verify: args.verify,
         strict: args.strict,
+        compare: None,
     })
 }
 
@@ -234,13 +243,39 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
         return EXIT_BROKEN;
     }
     let variant = match Variant::load_named(&args.rules, &args.variant) {
-        Ok(v) => v,
+        Ok(mut v) => {
+            // Compared, the compiled engine runs the game and the interpreter checks it.
+            v.set_engine(if args.compare_engines {
+                crate::script::EngineKind::Compiled
+            } else {
+                args.engine
+            });
+            v
+        }
         Err(e) => {
             err!("{}", render(&e));
             return EXIT_BROKEN;
         }
     };
-    let study = match plan(&args, &variant).and_then(|s| try_first_game(&s).map(|()| s)) {
+    let reference = match args
+        .compare_engines
+        .then(|| Variant::load_named(&args.rules, &args.variant))
+        .transpose()
+    {
+        Ok(reference) => reference.map(|mut v| {
+            v.set_engine(crate::script::EngineKind::Interpreted);
+            v
+        }),
+        Err(e) => {
+            err!("{}", render(&e));
+            return EXIT_BROKEN;
+        }
+    };
+    let planned = plan(&args, &variant).map(|mut study| {
+        study.compare = reference.as_ref();
+        study
+    });
+    let study = match planned.and_then(|s| try_first_game(&s).map(|()| s)) {
         Ok(study) => study,
         Err(e) => {
             errln!("error: {e}");
@@ -286,6 +321,12 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
         }
     };
     warn_refusals(&summary);
+    if args.compare_engines {
+        errln!(
+            "engines: compiled and interpreted agree on every hook call of {} (results, refusal texts, game states, event logs)",
+            crate::spec::suite::counted(usize::try_from(planned).unwrap_or(usize::MAX), "game")
+        );
+    }
     print_summary(&summary, args.json, args.report.as_deref())
 }
 

@@ -206,6 +206,11 @@ impl Variant {
         }
     }
 
+    /// How many of its script functions (modules' included) are compiled, of how many.
+    pub fn compiled_counts(&self) -> (usize, usize) {
+        self.program.counts()
+    }
+
     /// The functions the compiler left to the interpreter, and why (`deckspec check`).
     pub fn interpreted_functions(&self) -> &[compiled::Fallback] {
         &self.program.fallbacks

@@ -3,6 +3,7 @@
 //! `play` plays one game (random seats or bots), `study` plays a study's games on threads or as
 //! one shard of many, `summary` holds the exact counts a study comes to and prints them.
 
+mod engines;
 mod fingerprint;
 mod merge;
 mod play;
@@ -11,6 +12,7 @@ mod study;
 mod summary;
 mod verify;
 
+pub use engines::Twin;
 pub use fingerprint::rules_fingerprint;
 pub use merge::{MergeError, check_counts, merge};
 pub use play::{play, play_random, play_seated, record_game};

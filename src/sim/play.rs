@@ -1,24 +1,32 @@
 //! Playing one game: every seat uniformly random (`play_random`, the speed benchmark) or any mix
 //! of bots and random seats (`play_seated`).
 
+use super::engines::Twin;
 use super::verify::Verify;
 use super::{BotStats, GameSummary, MAX_STEPS, Refusal, Seating, SimError};
 use crate::kernel::playout::{RandomAgent, Step};
 use crate::kernel::{Game, RuleError, Rules, Value};
 
 /// Play one game of a study: every seat random, or with bots; with `verify`, every step checked
-/// (`verify.rs`). The game is the same with or without checks.
+/// (`verify.rs`); with `compare` (the same variant on the interpreter), every hook call run on
+/// both engines and compared (`engines.rs`). The game is the same with or without checks.
 pub fn play(
     variant: &crate::script::Variant,
     seating: &[Seating],
     seed: u64,
     house: &[(String, Value)],
     verify: bool,
+    compare: Option<&crate::script::Variant>,
 ) -> Result<(GameSummary, BotStats), SimError> {
+    let twin = compare.map(|reference| Twin::new(reference, variant));
+    let rules: &dyn Rules = match &twin {
+        Some(twin) => twin,
+        None => variant,
+    };
     if seating.iter().all(|s| *s == Seating::Random) {
-        random_game(variant, seating.len(), seed, house, verify).map(|g| (g, BotStats::default()))
+        random_game(rules, seating.len(), seed, house, verify).map(|g| (g, BotStats::default()))
     } else {
-        seated_game(variant, seating, seed, house, verify, None)
+        seated_game(variant, rules, seating, seed, house, verify, None)
     }
 }
 
@@ -139,7 +147,7 @@ pub fn play_seated(
     seed: u64,
     house: &[(String, Value)],
 ) -> Result<(GameSummary, BotStats), SimError> {
-    seated_game(variant, seating, seed, house, false, None)
+    seated_game(variant, variant, seating, seed, house, false, None)
 }
 
 /// Play one game of a study and write it as a scenario that replays it (`record`): the same
@@ -153,7 +161,7 @@ pub fn record_game(
     header: &str,
 ) -> Result<String, SimError> {
     let recorder = crate::record::Recorder::new(variant, house_text);
-    seated_game(variant, seating, seed, house, false, Some(&recorder))?;
+    seated_game(variant, variant, seating, seed, house, false, Some(&recorder))?;
     let text = recorder.text().ok_or(SimError::Start {
         seed,
         message: "the recording was not written".into(),
@@ -162,8 +170,10 @@ pub fn record_game(
     Ok(text.replacen("# {HEADER}\n", &comment, 1))
 }
 
+/// `variant` gives the table and bots; `base` runs the rules (the variant, or a `Twin` of it).
 fn seated_game(
     variant: &crate::script::Variant,
+    base: &dyn Rules,
     seating: &[Seating],
     seed: u64,
     house: &[(String, Value)],
@@ -175,13 +185,13 @@ fn seated_game(
     use rand::seq::SliceRandom;
     let start = |message: String| SimError::Start { seed, message };
     let checks = Checks(
-        verify.then(|| Verify::new(variant, seed, names(seating.len()), house)),
+        verify.then(|| Verify::new(base, seed, names(seating.len()), house)),
         seed,
     );
     let rules: &dyn Rules = match (&checks.0, recorder) {
         (_, Some(r)) => r,
         (Some(v), None) => v,
-        (None, None) => variant,
+        (None, None) => base,
     };
     let mut game = Game::new(variant.table().clone(), names(seating.len()), seed, house)
         .map_err(|e| start(e.to_string()))?;

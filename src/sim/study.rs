@@ -32,6 +32,9 @@ pub struct Study<'a> {
     pub verify: bool,
     /// A bot's refused action is an error (`--strict`), not a count in the summary.
     pub strict: bool,
+    /// The same variant on the interpreter: run every hook call on both engines and compare
+    /// them (`--compare-engines`); a difference is an error.
+    pub compare: Option<&'a crate::script::Variant>,
 }
 
 /// The most threads a study runs on: each gets `SCRIPT_STACK_BYTES` of stack.
@@ -65,7 +68,14 @@ impl Study<'_> {
             first: self.first_seed,
             games: self.games,
         })?;
-        let (game, stats) = super::play(self.variant, &self.seats, seed, &self.house, self.verify)?;
+        let (game, stats) = super::play(
+            self.variant,
+            &self.seats,
+            seed,
+            &self.house,
+            self.verify,
+            self.compare,
+        )?;
         match stats.refusals.first() {
             Some(refusal) if self.strict => Err(SimError::BotRefused {
                 seed,

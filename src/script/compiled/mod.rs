@@ -178,6 +178,11 @@ impl Program {
         build::compile(engine, ast, modules)
     }
 
+    /// How many functions it compiled, of how many.
+    pub(crate) fn counts(&self) -> (usize, usize) {
+        (self.fns.iter().flatten().count(), self.fns.len())
+    }
+
     /// Whether the entry script's function `name` with `arity` parameters is compiled.
     pub(crate) fn has(&self, name: &str, arity: usize) -> bool {
         self.script
