@@ -1,10 +1,11 @@
 //! Property tests over seeded random playouts of every variant under `rules/`: conservation of
-//! cards, liveness, bounded length, deterministic replay, no leaked faces, atomic refusals.
+//! cards, liveness, bounded length, deterministic replay, no leaked faces, atomic refusals; each
+//! variant on both script engines.
 
 use deckspec::kernel::event::public_id_text;
 use deckspec::kernel::playout::{RandomAgent, Step};
 use deckspec::kernel::{Game, RuleError, Seat};
-use deckspec::script::{Variant, variant_names};
+use deckspec::script::{EngineKind, Variant, variant_names};
 use proptest::prelude::*;
 use serde_json::Value as Json;
 use std::path::Path;
@@ -17,10 +18,15 @@ fn variants() -> &'static Vec<Arc<Variant>> {
     static VARIANTS: OnceLock<Vec<Arc<Variant>>> = OnceLock::new();
     VARIANTS.get_or_init(|| {
         let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
-        variant_names(&rules)
-            .iter()
-            .map(|n| {
-                Arc::new(Variant::load_named(&rules, n).unwrap_or_else(|e| panic!("{}", e.short())))
+        let names = variant_names(&rules);
+        [EngineKind::Compiled, EngineKind::Interpreted]
+            .into_iter()
+            .flat_map(|engine| names.iter().map(move |n| (engine, n)))
+            .map(|(engine, n)| {
+                let mut v =
+                    Variant::load_named(&rules, n).unwrap_or_else(|e| panic!("{}", e.short()));
+                v.set_engine(engine);
+                Arc::new(v)
             })
             .collect()
     })

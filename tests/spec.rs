@@ -2,9 +2,13 @@
 //! every file under `spec-tests/invalid/` fails exactly as its `.expected` file says: at parse or
 //! check time, or (`run_*` fixtures, which check cleanly) when its scenarios run.
 //!
+//! Everything runs once on each script engine (compiled, then interpreted): both must pass the
+//! same scenarios and fail the fixtures with the same texts.
+//!
 //! `UPDATE_EXPECT=1 cargo test --test spec` rewrites the `.expected` files (bless).
 
 use deckspec::scenarios::ScriptProvider;
+use deckspec::script::EngineKind;
 use deckspec::spec::runner::VariantProvider;
 use deckspec::spec::suite::{self, Filter, Outcome, Totals};
 use std::path::{Path, PathBuf};
@@ -13,25 +17,29 @@ use std::sync::Arc;
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::env::set_current_dir(root).expect("the package folder exists");
-    let mut failures: Vec<String> = Vec::new();
-    let (passed, failed) = run_suite(&mut failures);
-    let (ok_fixtures, bad_fixtures) = check_invalid(&mut failures);
-    for f in &failures {
-        println!("\n{f}");
+    let (mut total_passed, mut total_failed) = (0, 0);
+    for engine in [EngineKind::Compiled, EngineKind::Interpreted] {
+        let mut failures: Vec<String> = Vec::new();
+        let (passed, failed) = run_suite(engine, &mut failures);
+        let (ok_fixtures, bad_fixtures) = check_invalid(engine, &mut failures);
+        for f in &failures {
+            println!("\n{} engine: {f}", engine.name());
+        }
+        println!(
+            "\nspec suite, {} engine: {passed} scenarios passed, {failed} failed; invalid fixtures: {ok_fixtures} as expected, {bad_fixtures} not",
+            engine.name()
+        );
+        total_passed += passed + ok_fixtures;
+        total_failed += failed + bad_fixtures;
     }
-    println!(
-        "\nspec suite: {passed} scenarios passed, {failed} failed; invalid fixtures: {ok_fixtures} as expected, {bad_fixtures} not"
-    );
-    let total_passed = passed + ok_fixtures;
-    let total_failed = failed + bad_fixtures;
     println!("{total_passed} passed, {total_failed} failed");
     if total_failed > 0 {
         std::process::exit(1);
     }
 }
 
-fn run_suite(failures: &mut Vec<String>) -> (usize, usize) {
-    let provider = ScriptProvider::new(Path::new("rules"));
+fn run_suite(engine: EngineKind, failures: &mut Vec<String>) -> (usize, usize) {
+    let provider = ScriptProvider::new(Path::new("rules")).with_engine(engine);
     let files =
         suite::feature_files(&[PathBuf::from("spec-tests")]).expect("spec-tests/ is readable");
     let mut results = Vec::new();
@@ -119,9 +127,9 @@ fn expect(path: &Path, actual: &str, failures: &mut Vec<String>) -> bool {
     false
 }
 
-fn check_invalid(failures: &mut Vec<String>) -> (usize, usize) {
+fn check_invalid(engine: EngineKind, failures: &mut Vec<String>) -> (usize, usize) {
     let dir = Path::new("spec-tests/invalid");
-    let provider = ScriptProvider::new(Path::new("rules"));
+    let provider = ScriptProvider::new(Path::new("rules")).with_engine(engine);
     let (mut ok, mut bad) = (0, 0);
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| d.flatten().map(|e| e.path()).collect())
@@ -173,7 +181,7 @@ fn check_invalid(failures: &mut Vec<String>) -> (usize, usize) {
         })
         .unwrap_or_default();
     folders.sort();
-    let broken = ScriptProvider::new(&variants);
+    let broken = ScriptProvider::new(&variants).with_engine(engine);
     for folder in folders {
         let name = folder
             .file_name()

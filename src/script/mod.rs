@@ -237,22 +237,22 @@ impl Variant {
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             with_deadline(|| {
-                if self.engine_kind == EngineKind::Compiled && self.program.has(hook, args.len())
-                {
+                if self.engine_kind == EngineKind::Compiled && self.program.has(hook, args.len()) {
                     return self
                         .program
                         .call(&self.engine, &COMPILED_LIMITS, hook, args)
                         .expect("the hook is compiled")
                         .map_err(|e| *e);
                 }
-                self.engine.call_fn_with_options::<Dynamic>(
-                    options,
-                    &mut Scope::new(),
-                    &self.ast,
-                    hook,
-                    args,
-                )
-                .map_err(|e| *e)
+                self.engine
+                    .call_fn_with_options::<Dynamic>(
+                        options,
+                        &mut Scope::new(),
+                        &self.ast,
+                        hook,
+                        args,
+                    )
+                    .map_err(|e| *e)
             })
         }));
         drop(lent);

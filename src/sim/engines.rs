@@ -101,11 +101,9 @@ impl Rules for Twin<'_> {
     }
 
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError> {
-        self.both(
-            game,
-            &|| format!("timer `{}`", timer.name),
-            |r, g| r.timer(g, timer),
-        )
+        self.both(game, &|| format!("timer `{}`", timer.name), |r, g| {
+            r.timer(g, timer)
+        })
     }
 
     fn score(&self, game: &mut Game, seat: Seat) -> Result<i64, RuleError> {

@@ -161,7 +161,15 @@ pub fn record_game(
     header: &str,
 ) -> Result<String, SimError> {
     let recorder = crate::record::Recorder::new(variant, house_text);
-    seated_game(variant, variant, seating, seed, house, false, Some(&recorder))?;
+    seated_game(
+        variant,
+        variant,
+        seating,
+        seed,
+        house,
+        false,
+        Some(&recorder),
+    )?;
     let text = recorder.text().ok_or(SimError::Start {
         seed,
         message: "the recording was not written".into(),

@@ -4,7 +4,7 @@
 
 use super::chain::{self, Chain};
 use super::ops::{self, Site};
-use super::{CompiledFn, Eval, Exec, Fallback, FnId, Flow, Frame, Program, R};
+use super::{CompiledFn, Eval, Exec, Fallback, Flow, FnId, Frame, Program, R};
 use rhai::{
     AST, ASTFlags, ASTNode, Dynamic, Engine, EvalAltResult, Expr, FnAccess, FnCallExpr,
     ImmutableString, Module, Position, Shared, Stmt,
@@ -14,6 +14,10 @@ use std::hash::{Hash, Hasher};
 
 /// Why a function is left to the interpreter.
 type Unsupported = String;
+/// A compiled condition.
+type Test = Box<dyn Fn(&mut Frame<'_>) -> R<bool> + Send + Sync>;
+/// One round of a `for` loop: the item and its counter; `Some` when the loop ends there.
+type Round = dyn Fn(&mut Frame<'_>, Dynamic, usize) -> R<Option<Flow>>;
 
 /// Every compiled function's id, by where a call can name it.
 #[derive(Default)]
@@ -25,8 +29,11 @@ struct Names {
 }
 
 pub(super) fn compile(engine: &Engine, ast: &AST, modules: &[(String, &AST)]) -> Program {
-    let mut defs: Vec<(Option<ImmutableString>, Shared<rhai::ScriptFuncDef>, ImmutableString)> =
-        Vec::new();
+    let mut defs: Vec<(
+        Option<ImmutableString>,
+        Shared<rhai::ScriptFuncDef>,
+        ImmutableString,
+    )> = Vec::new();
     let mut names = Names::default();
     let source_of = |ast: &AST| ImmutableString::from(ast.source().unwrap_or(""));
     for def in ast.iter_fn_def() {
@@ -131,9 +138,8 @@ pub(super) fn switch_hash(value: &Dynamic) -> u64 {
 
 /// Whether `switch_hash` agrees with Rhai's case table, checked on a compiled switch: when it
 /// does not (a Rhai that hashes otherwise), functions with a `switch` stay interpreted.
-fn switch_hash_works(engine: &Engine) -> bool {
-    let Ok(ast) = engine.compile(r#"fn f(x) { switch x { "probe" => 1, 7 => 2, _ => 3 } }"#)
-    else {
+pub(super) fn switch_hash_works(engine: &Engine) -> bool {
+    let Ok(ast) = engine.compile(r#"fn f(x) { switch x { "probe" => 1, 7 => 2, _ => 3 } }"#) else {
         return false;
     };
     let mut ok = false;
@@ -484,7 +490,11 @@ impl Compiler<'_> {
                     let range = ops::binary(f, &site, a, b, iterable_pos)?;
                     return end(for_each(f, range, iterable_pos, &round)?);
                 };
-                let stop = if inclusive { stop.checked_add(1) } else { Some(stop) };
+                let stop = if inclusive {
+                    stop.checked_add(1)
+                } else {
+                    Some(stop)
+                };
                 let Some(stop) = stop else {
                     return Err(EvalAltResult::ErrorArithmetic(
                         "for-loop range overflow".into(),
@@ -570,7 +580,10 @@ impl Compiler<'_> {
     }
 
     /// A condition: a boolean, or Rhai's type error at the expression.
-    fn condition(&mut self, e: &Expr) -> Result<Box<dyn Fn(&mut Frame<'_>) -> R<bool> + Send + Sync>, Unsupported> {
+    fn condition(
+        &mut self,
+        e: &Expr,
+    ) -> Result<Test, Unsupported> {
         let pos = e.position();
         if let Expr::BoolConstant(b, _) = e {
             let b = *b;
@@ -585,7 +598,12 @@ impl Compiler<'_> {
 
     fn local(
         &self,
-        v: &(Option<std::num::NonZeroUsize>, ImmutableString, rhai::Namespace, u64),
+        v: &(
+            Option<std::num::NonZeroUsize>,
+            ImmutableString,
+            rhai::Namespace,
+            u64,
+        ),
         pos: Position,
     ) -> Result<usize, Unsupported> {
         if !v.2.is_empty() {
@@ -704,7 +722,12 @@ impl Compiler<'_> {
             Expr::Custom(_, pos) => {
                 return Err(unsupported("custom syntax is not compiled", *pos));
             }
-            other => return Err(unsupported("this expression is not compiled", other.position())),
+            other => {
+                return Err(unsupported(
+                    "this expression is not compiled",
+                    other.position(),
+                ));
+            }
         })
     }
 
@@ -730,10 +753,7 @@ impl Compiler<'_> {
     /// A function the unqualified call `key` names: the module's own, then the entry script's.
     fn own_fn(&self, key: &(ImmutableString, usize)) -> Option<FnId> {
         if let Some(m) = &self.module
-            && let Some(&(id, _)) = self
-                .names
-                .modules
-                .get(&(m.clone(), key.0.clone(), key.1))
+            && let Some(&(id, _)) = self.names.modules.get(&(m.clone(), key.0.clone(), key.1))
         {
             return Some(id);
         }
@@ -781,7 +801,9 @@ impl Compiler<'_> {
                 let [a] = <[Eval; 1]>::try_from(args).ok().expect("one argument");
                 return Ok(Box::new(move |f| {
                     let v = a(f)?;
-                    Ok(Dynamic::from(f.engine.map_type_name(v.type_name()).to_string()))
+                    Ok(Dynamic::from(
+                        f.engine.map_type_name(v.type_name()).to_string(),
+                    ))
                 }));
             }
             ("Fn" | "call" | "curry" | "is_def_var" | "is_def_fn" | "is_shared" | "eval", _) => {
@@ -863,7 +885,7 @@ fn for_each(
     f: &mut Frame<'_>,
     items: Dynamic,
     pos: Position,
-    round: &dyn Fn(&mut Frame<'_>, Dynamic, usize) -> R<Option<Flow>>,
+    round: &Round,
 ) -> R<Option<Flow>> {
     let items = items.flatten();
     if items.is_array() {
@@ -875,7 +897,10 @@ fn for_each(
         }
         return Ok(None);
     }
-    if let Some(range) = items.read_lock::<std::ops::Range<rhai::INT>>().map(|r| r.clone()) {
+    if let Some(range) = items
+        .read_lock::<std::ops::Range<rhai::INT>>()
+        .map(|r| r.clone())
+    {
         for (i, n) in range.enumerate() {
             if let Some(flow) = round(f, Dynamic::from(n), i)? {
                 return Ok(Some(flow));

@@ -5,7 +5,7 @@
 use super::build::{Compiler, mismatch};
 use super::ops::{self, Site};
 use super::{Eval, Frame, R};
-use rhai::{Dynamic, EvalAltResult, Expr, ImmutableString, Position};
+use rhai::{ASTFlags, Dynamic, EvalAltResult, Expr, ImmutableString, Position};
 
 pub(crate) enum Root {
     /// A local variable: the chain works on it in place (`seen.push(x)` changes `seen`).
@@ -44,60 +44,76 @@ enum Evaluated {
     Args(Vec<Dynamic>),
 }
 
+/// Rhai's chains bind to the right: `a.b[1].c()` is `Dot(a, Index(b, Dot(1, c())))`, where a
+/// node without `BREAK` continues the chain in its right-hand side and a node with it ends
+/// there.
+#[derive(Clone, Copy)]
+enum Kind {
+    Dot,
+    Index,
+}
+
 pub(super) fn compile(c: &mut Compiler<'_>, e: &Expr) -> Result<Chain, String> {
-    let mut links = Vec::new();
-    let root = match e {
-        Expr::Dot(x, _, _) => {
-            flatten(c, &x.rhs, &mut links)?;
-            &x.lhs
-        }
-        Expr::Index(x, _, pos) => {
-            links.push(Link::Index {
-                index: c.expr(&x.rhs)?,
-                pos: index_pos(&x.rhs, *pos),
-            });
-            &x.lhs
-        }
+    let (x, flags, kind) = match e {
+        Expr::Dot(x, flags, _) => (x, flags, Kind::Dot),
+        Expr::Index(x, flags, _) => (x, flags, Kind::Index),
         _ => unreachable!("a chain is a dot or index expression"),
     };
-    let root = match c.root_slot(root)? {
+    let root = match c.root_slot(&x.lhs)? {
         Some(slot) => Root::Local(slot),
-        None => Root::Value(c.expr(root)?),
+        None => Root::Value(c.expr(&x.lhs)?),
     };
+    let mut links = Vec::new();
+    continuation(c, kind, *flags, &x.rhs, &mut links)?;
     Ok(Chain { root, links })
 }
 
-/// Where Rhai reports an index error: at the index expression.
-fn index_pos(index: &Expr, _op: Position) -> Position {
-    index.position()
+/// The links after a node of `kind` with `flags`, whose right-hand side is `rhs`.
+fn continuation(
+    c: &mut Compiler<'_>,
+    kind: Kind,
+    flags: ASTFlags,
+    rhs: &Expr,
+    links: &mut Vec<Link>,
+) -> Result<(), String> {
+    if flags.contains(ASTFlags::NEGATED) {
+        return Err(format!(
+            "`?.` and `?[` are not compiled (line {})",
+            rhs.position().line().unwrap_or(0)
+        ));
+    }
+    if !flags.contains(ASTFlags::BREAK) {
+        let next = match rhs {
+            Expr::Dot(y, next_flags, _) => Some((y, *next_flags, Kind::Dot)),
+            Expr::Index(y, next_flags, _) => Some((y, *next_flags, Kind::Index)),
+            _ => None,
+        };
+        if let Some((y, next_flags, next_kind)) = next {
+            links.push(link(c, kind, &y.lhs)?);
+            return continuation(c, next_kind, next_flags, &y.rhs, links);
+        }
+    }
+    links.push(link(c, kind, rhs)?);
+    Ok(())
 }
 
-/// The links of a chain's right-hand side, in order.
-fn flatten(c: &mut Compiler<'_>, e: &Expr, links: &mut Vec<Link>) -> Result<(), String> {
-    match e {
-        Expr::Dot(x, _, _) => {
-            flatten(c, &x.lhs, links)?;
-            flatten(c, &x.rhs, links)
-        }
-        Expr::Index(x, _, pos) => {
-            flatten(c, &x.lhs, links)?;
-            links.push(Link::Index {
-                index: c.expr(&x.rhs)?,
-                pos: index_pos(&x.rhs, *pos),
-            });
-            Ok(())
-        }
-        Expr::Property(x, pos) => {
+/// One link: an index (after `[`) or a property or method (after `.`).
+fn link(c: &mut Compiler<'_>, kind: Kind, e: &Expr) -> Result<Link, String> {
+    match (kind, e) {
+        (Kind::Index, index) => Ok(Link::Index {
+            index: c.expr(index)?,
+            pos: index.start_position(),
+        }),
+        (Kind::Dot, Expr::Property(x, pos)) => {
             let ((getter, _), (setter, _), key) = &**x;
-            links.push(Link::Property {
+            Ok(Link::Property {
                 key: key.clone(),
                 getter: Site::new(getter, 1),
                 setter: Site::new(setter, 2),
                 pos: *pos,
-            });
-            Ok(())
+            })
         }
-        Expr::MethodCall(call, pos) => {
+        (Kind::Dot, Expr::MethodCall(call, pos)) => {
             let arity = call.args.len() + 1;
             if c.is_script_fn(&call.name, arity) {
                 return Err(format!(
@@ -111,14 +127,13 @@ fn flatten(c: &mut Compiler<'_>, e: &Expr, links: &mut Vec<Link>) -> Result<(), 
                 .iter()
                 .map(|a| c.expr(a))
                 .collect::<Result<Vec<_>, _>>()?;
-            links.push(Link::Method {
+            Ok(Link::Method {
                 site: Site::new(&call.name, arity),
                 args,
                 pos: *pos,
-            });
-            Ok(())
+            })
         }
-        other => Err(format!(
+        (Kind::Dot, other) => Err(format!(
             "this chain is not compiled (line {})",
             other.position().line().unwrap_or(0)
         )),
@@ -277,13 +292,12 @@ fn assign_last(
             let mut v = combine(f, old)?;
             let mut idx = idx;
             let site = Site::new("index$set$", 3);
-            site.call(f, &mut [target, &mut idx, &mut v], *pos).map(drop)
+            site.call(f, &mut [target, &mut idx, &mut v], *pos)
+                .map(drop)
         }
-        Link::Method { pos, .. } => Err(EvalAltResult::ErrorRuntime(
-            "cannot assign to a method call".into(),
-            *pos,
-        )
-        .into()),
+        Link::Method { pos, .. } => {
+            Err(EvalAltResult::ErrorRuntime("cannot assign to a method call".into(), *pos).into())
+        }
     }
 }
 
@@ -299,7 +313,12 @@ fn position(len: usize, i: rhai::INT) -> Option<usize> {
 }
 
 /// The value of `target[idx]` for a target that is not an array or a map: Rhai's indexer.
-fn index_value(f: &mut Frame<'_>, target: &mut Dynamic, mut idx: Dynamic, pos: Position) -> R<Dynamic> {
+fn index_value(
+    f: &mut Frame<'_>,
+    target: &mut Dynamic,
+    mut idx: Dynamic,
+    pos: Position,
+) -> R<Dynamic> {
     let site = Site::new("index$get$", 2);
     site.call(f, &mut [target, &mut idx], pos)
 }
@@ -316,7 +335,8 @@ fn walk(
     values: &mut [Evaluated],
     reached: &mut Reached<'_>,
 ) -> R<Dynamic> {
-    let (Some((link, links)), Some((value, values))) = (links.split_first(), values.split_first_mut())
+    let (Some((link, links)), Some((value, values))) =
+        (links.split_first(), values.split_first_mut())
     else {
         return reached(f, target);
     };
@@ -346,10 +366,11 @@ fn walk(
                     let mut refs: Vec<&mut Dynamic> = Vec::with_capacity(args.len() + 1);
                     refs.push(target);
                     refs.extend(args.iter_mut());
-                    let result = site.call(f, &mut refs, *pos)?;
-                    result
+                    site.call(f, &mut refs, *pos)?
                 }
             };
+            // A method that changed its value in place (`push`) keeps to Rhai's size limits.
+            ops::check_size_of(target, *pos)?;
             walk(f, &mut next, links, values, reached)
         }
         Link::Index { pos, .. } => {
@@ -376,8 +397,30 @@ fn walk(
                     None => walk(f, &mut Dynamic::UNIT.clone(), links, values, reached),
                 };
             }
+            if target.is_string() {
+                let mut next = string_index(target, &idx, *pos)?;
+                return walk(f, &mut next, links, values, reached);
+            }
             let mut next = index_value(f, target, idx, *pos)?;
             walk(f, &mut next, links, values, reached)
         }
     }
+}
+
+/// A string's character: Rhai's indexing of strings (from the end when negative).
+fn string_index(target: &Dynamic, idx: &Dynamic, pos: Position) -> R<Dynamic> {
+    let i = ops::index_int(idx, pos)?;
+    let s = target.read_lock::<ImmutableString>().expect("a string");
+    let count = s.chars().count();
+    let found = if i >= 0 {
+        usize::try_from(i).ok().and_then(|i| s.chars().nth(i))
+    } else {
+        usize::try_from(i.unsigned_abs())
+            .ok()
+            .and_then(|back| count.checked_sub(back))
+            .and_then(|i| s.chars().nth(i))
+    };
+    found
+        .map(Dynamic::from)
+        .ok_or_else(|| EvalAltResult::ErrorStringBounds(count, i, pos).into())
 }

@@ -11,6 +11,8 @@
 mod build;
 mod chain;
 mod ops;
+#[cfg(test)]
+mod tests;
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, GlobalRuntimeState, ImmutableString, Position};
 use std::collections::HashMap;
@@ -114,7 +116,8 @@ impl<'a> Frame<'a> {
             .get_or_insert_with(|| Box::new(engine.new_global_runtime_state()));
         let context = rhai::NativeCallContext::new_with_all_fields(engine, name, None, global, pos);
         context
-            .call_native_fn_raw(name, false, args)
+            // The first argument may be the caller's variable (`a.push(x)`): never consumed.
+            .call_native_fn_raw(name, true, args)
             .map_err(|e| fill_position(e, pos))
     }
 
@@ -199,7 +202,9 @@ impl Program {
         name: &str,
         args: Vec<Dynamic>,
     ) -> Option<R<Dynamic>> {
-        let &id = self.script.get(&(ImmutableString::from(name), args.len()))?;
+        let &id = self
+            .script
+            .get(&(ImmutableString::from(name), args.len()))?;
         self.fns[id].as_ref()?;
         let mut frame = Frame {
             stack: args,

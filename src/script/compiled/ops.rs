@@ -40,10 +40,91 @@ impl Site {
         if let Some(native) = natives::resolve_among(&self.natives, args) {
             return (native.call)(args).map_err(|e| super::fill_position(e, pos));
         }
+        if let Some(result) = standard(&self.name, args) {
+            return result;
+        }
         let name = self.name.clone();
         let result = f.call_rhai(&name, args, pos)?;
         check_size(result, pos)
     }
+}
+
+/// The standard library's functions that scripts call most, done in place for the types they
+/// are called on as Rhai's own would do them (`None`: call Rhai's).
+fn standard(name: &str, args: &mut [&mut Dynamic]) -> Option<R<Dynamic>> {
+    let first = args.first()?;
+    let result: Dynamic = match (name, args.len()) {
+        ("len", 1) if first.is_array() => (first.as_array_ref().ok()?.len() as INT).into(),
+        ("len", 1) if first.is_map() => (first.as_map_ref().ok()?.len() as INT).into(),
+        ("len", 1) if first.is_string() => {
+            (first.read_lock::<ImmutableString>()?.chars().count() as INT).into()
+        }
+        ("is_empty", 1) if first.is_array() => first.as_array_ref().ok()?.is_empty().into(),
+        ("push", 2) if first.is_array() => {
+            let item = args[1].take();
+            args[0].as_array_mut().ok()?.push(item);
+            Dynamic::UNIT
+        }
+        ("pop", 1) if first.is_array() => {
+            let mut array = args[0].as_array_mut().ok()?;
+            array.pop().unwrap_or(Dynamic::UNIT)
+        }
+        ("shift", 1) if first.is_array() => {
+            let mut array = args[0].as_array_mut().ok()?;
+            if array.is_empty() {
+                Dynamic::UNIT
+            } else {
+                array.remove(0)
+            }
+        }
+        ("contains", 2) if first.is_array() => {
+            let array = first.as_array_ref().ok()?;
+            let mut found = false;
+            for item in array.iter() {
+                if equal(item, args[1])? {
+                    found = true;
+                    break;
+                }
+            }
+            found.into()
+        }
+        ("contains", 2) if first.is_map() && args[1].is_string() => {
+            let key = args[1].read_lock::<ImmutableString>()?;
+            first.as_map_ref().ok()?.contains_key(key.as_str()).into()
+        }
+        _ => return None,
+    };
+    Some(Ok(result))
+}
+
+/// `a == b` as Rhai decides it, for the types it is sure of (`None`: ask Rhai).
+fn equal(a: &Dynamic, b: &Dynamic) -> Option<bool> {
+    use super::super::api::{Card, Player, Slot};
+    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+        return Some(x == y);
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<Card>(), b.read_lock::<Card>()) {
+        return Some(*x == *y);
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<Player>(), b.read_lock::<Player>()) {
+        return Some(*x == *y);
+    }
+    if let (Some(x), Some(y)) = (a.read_lock::<Slot>(), b.read_lock::<Slot>()) {
+        return Some(*x == *y);
+    }
+    if a.is_string() && b.is_string() {
+        return Some(*a.read_lock::<ImmutableString>()? == *b.read_lock::<ImmutableString>()?);
+    }
+    if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
+        return Some(x == y);
+    }
+    // Unlike types that are not both numbers are unequal (Rhai's built-in rule), unless an
+    // entry of the table takes them: the table's `==` entries take two values of one type.
+    let numeric = |d: &Dynamic| d.is_int() || d.is_float();
+    if a.type_id() != b.type_id() && !(numeric(a) && numeric(b)) {
+        return Some(false);
+    }
+    None
 }
 
 /// An operator on two values: in place for the common types, else as Rhai calls it.
@@ -91,7 +172,10 @@ fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
         };
     }
     if a.is_string() && b.is_string() {
-        let (x, y) = (a.read_lock::<ImmutableString>()?, b.read_lock::<ImmutableString>()?);
+        let (x, y) = (
+            a.read_lock::<ImmutableString>()?,
+            b.read_lock::<ImmutableString>()?,
+        );
         return match op {
             "==" => Some((*x == *y).into()),
             "!=" => Some((*x != *y).into()),
@@ -117,9 +201,11 @@ pub(crate) fn unary(f: &mut Frame<'_>, site: &Site, mut a: Dynamic, pos: Positio
     match site.name.as_str() {
         "!" if a.is_bool() => return Ok((!a.as_bool().expect("a bool")).into()),
         "-" if a.is_int() => {
-            if let Some(n) = a.as_int().expect("an integer").checked_neg() {
-                return Ok(n.into());
-            }
+            // Rhai's built-in negation says no more than this.
+            return match a.as_int().expect("an integer").checked_neg() {
+                Some(n) => Ok(n.into()),
+                None => Err(EvalAltResult::ErrorArithmetic("integer overflow".into(), pos).into()),
+            };
         }
         _ => {}
     }
@@ -158,8 +244,14 @@ fn too_large(what: &str, pos: Position) -> Box<EvalAltResult> {
 
 /// Rhai's size check of a value: its arrays' items, maps' entries and strings' bytes, in all.
 pub(crate) fn check_size(value: Dynamic, pos: Position) -> R<Dynamic> {
+    check_size_of(&value, pos)?;
+    Ok(value)
+}
+
+/// `check_size` of a value in place.
+pub(crate) fn check_size_of(value: &Dynamic, pos: Position) -> R<()> {
     if value.is_array() || value.is_map() {
-        let (arrays, maps, strings) = sizes(&value);
+        let (arrays, maps, strings) = sizes(value);
         if arrays > MAX_ARRAY_ITEMS {
             return Err(too_large("Size of array/BLOB", pos));
         }
@@ -174,21 +266,31 @@ pub(crate) fn check_size(value: Dynamic, pos: Position) -> R<Dynamic> {
     {
         return Err(too_large("Length of string", pos));
     }
-    Ok(value)
+    Ok(())
 }
 
 /// Items of arrays, entries of maps, bytes of strings, counted as Rhai counts them.
 fn sizes(value: &Dynamic) -> (usize, usize, usize) {
-    if let Some(array) = value.read_lock::<rhai::Array>() {
-        return array.iter().fold((0, 0, 0), |(a, m, s), item| {
-            let (ia, im, is) = sizes(item);
-            (a + 1 + ia, m + im, s + is)
+    // Only containers and strings are looked into: the type tests are cheap, locks are not.
+    let inner = |item: &Dynamic| {
+        if item.is_array() || item.is_map() || item.is_string() {
+            sizes(item)
+        } else {
+            (0, 0, 0)
+        }
+    };
+    if value.is_array() {
+        let array = value.as_array_ref().expect("an array");
+        return array.iter().fold((array.len(), 0, 0), |(a, m, s), item| {
+            let (ia, im, is) = inner(item);
+            (a + ia, m + im, s + is)
         });
     }
-    if let Some(map) = value.read_lock::<rhai::Map>() {
-        return map.values().fold((0, 0, 0), |(a, m, s), item| {
-            let (ia, im, is) = sizes(item);
-            (a + ia, m + 1 + im, s + is)
+    if value.is_map() {
+        let map = value.as_map_ref().expect("a map");
+        return map.values().fold((0, map.len(), 0), |(a, m, s), item| {
+            let (ia, im, is) = inner(item);
+            (a + ia, m + im, s + is)
         });
     }
     if let Some(s) = value.read_lock::<ImmutableString>() {

@@ -1,0 +1,111 @@
+//! The compiled engine against the interpreter on `cases.rhai`: each case's value or error
+//! (its Rhai text, positions included) must be the same on both.
+
+use super::{Limits, Program};
+use crate::script::files::RulesRoot;
+use crate::script::{MAX_CALL_LEVELS, MAX_OPERATIONS, sandboxed_engine, with_deadline};
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Scope};
+
+const LIMITS: Limits = Limits {
+    max_operations: MAX_OPERATIONS,
+    max_call_levels: MAX_CALL_LEVELS,
+};
+
+fn engine() -> Engine {
+    let root = RulesRoot::new(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("a root");
+    sandboxed_engine(&root)
+}
+
+fn cases(engine: &Engine) -> AST {
+    let mut ast = engine
+        .compile(include_str!("cases.rhai"))
+        .unwrap_or_else(|e| panic!("cases.rhai: {e}"));
+    ast.set_source("cases.rhai");
+    ast
+}
+
+/// A result as text: the value's debug form, or the error's (with its position).
+fn shown(result: Result<Dynamic, Box<EvalAltResult>>) -> String {
+    match result {
+        Ok(v) => format!("ok {v:?}"),
+        Err(e) => format!("error {e:?}"),
+    }
+}
+
+fn interpreted(engine: &Engine, ast: &AST, name: &str) -> String {
+    let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+    shown(with_deadline(|| {
+        engine.call_fn_with_options::<Dynamic>(options, &mut Scope::new(), ast, name, ())
+    }))
+}
+
+fn compiled(engine: &Engine, program: &Program, name: &str) -> String {
+    let result = with_deadline(|| program.call(engine, &LIMITS, name, Vec::new()));
+    shown(result.unwrap_or_else(|| panic!("`{name}` is not compiled")))
+}
+
+fn run_on_big_stack(f: impl FnOnce() + Send) {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(crate::script::SCRIPT_STACK_BYTES)
+            .spawn_scoped(s, f)
+            .expect("a thread")
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+    });
+}
+
+#[test]
+fn every_case_gives_the_same_value_or_error_on_both_engines() {
+    run_on_big_stack(|| {
+        let engine = engine();
+        let ast = cases(&engine);
+        let program = Program::compile(&engine, &ast, &[]);
+        let mut names: Vec<String> = ast
+            .iter_functions()
+            .filter(|f| f.name.starts_with("case_"))
+            .map(|f| f.name.to_string())
+            .collect();
+        names.sort();
+        assert!(names.len() > 30, "the cases are found");
+        let mut differences = Vec::new();
+        for name in &names {
+            let (expected, got) = (
+                interpreted(&engine, &ast, name),
+                compiled(&engine, &program, name),
+            );
+            if expected != got {
+                differences.push(format!(
+                    "{name}:\n  interpreted {expected}\n  compiled    {got}"
+                ));
+            }
+        }
+        assert!(differences.is_empty(), "{}", differences.join("\n"));
+    });
+}
+
+#[test]
+fn what_is_not_compiled_is_left_to_the_interpreter_with_its_callers() {
+    let engine = engine();
+    let program = Program::compile(&engine, &cases(&engine), &[]);
+    let fallbacks: Vec<String> = program
+        .fallbacks
+        .iter()
+        .map(|f| format!("{}: {}", f.function, f.reason))
+        .collect();
+    assert_eq!(
+        fallbacks,
+        [
+            "interpreted_caller/0: calls `interpreted_try/0`, which is interpreted",
+            "interpreted_try/0: `try` is not compiled (line 114)",
+        ]
+    );
+    assert!(!program.has("interpreted_try", 0) && program.has("case_calls", 0));
+    let (compiled, total) = program.counts();
+    assert_eq!(total - compiled, 2);
+}
+
+#[test]
+fn switch_cases_are_found_by_rhai_s_own_hashes() {
+    assert!(super::build::switch_hash_works(&engine()));
+}
