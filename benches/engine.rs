@@ -1,10 +1,12 @@
 //! Benchmarks (`cargo bench`): per variant, one scripted action, a whole random 4-player game and
-//! a variant load; and parsing plus running the whole spec suite.
+//! a whole 4-player game of expert bots (each on both script engines), and a variant load (with
+//! its compilation); and parsing plus running the whole spec suite.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use deckspec::kernel::{Game, Rules};
 use deckspec::scenarios::ScriptProvider;
-use deckspec::script::{Variant, variant_names};
+use deckspec::script::{EngineKind, Variant, variant_names};
+use deckspec::sim::Seating;
 use deckspec::spec::suite::{self, Filter};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -23,13 +25,28 @@ fn per_variant(c: &mut Criterion) {
             b.iter(|| Variant::load_named(&rules_dir(), black_box(&name)).expect("loads"))
         });
 
-        group.bench_function("random game (4 players)", |b| {
-            let mut seed = 0;
-            b.iter(|| {
-                seed += 1;
-                deckspec::sim::play_random(&variant, 4, seed, &[]).expect("a game ends")
-            })
-        });
+        for engine in [EngineKind::Compiled, EngineKind::Interpreted] {
+            let mut variant = Variant::load_named(&rules_dir(), &name).expect("the variant loads");
+            variant.set_engine(engine);
+            group.bench_function(format!("random game (4 players, {})", engine.name()), |b| {
+                let mut seed = 0;
+                b.iter(|| {
+                    seed += 1;
+                    deckspec::sim::play_random(&variant, 4, seed, &[]).expect("a game ends")
+                })
+            });
+            let bots = vec![Seating::Bot("expert".into()); 4];
+            group.bench_function(
+                format!("expert bots game (4 players, {})", engine.name()),
+                |b| {
+                    let mut seed = 0;
+                    b.iter(|| {
+                        seed += 1;
+                        deckspec::sim::play_seated(&variant, &bots, seed, &[]).expect("a game ends")
+                    })
+                },
+            );
+        }
 
         // One scripted action: the first legal action of a fresh game, applied to a copy.
         let players = (0..4).map(|i| format!("p{i}")).collect();

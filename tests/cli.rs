@@ -887,7 +887,14 @@ fn check_names_the_functions_left_to_the_interpreter_and_both_engines_run_them()
     );
     for engine in ["compiled", "interpreted"] {
         check(
-            &["test", "--rules", "tests/engines/rules", "--engine", engine, scenario],
+            &[
+                "test",
+                "--rules",
+                "tests/engines/rules",
+                "--engine",
+                engine,
+                scenario,
+            ],
             0,
             &["1 passed, 0 failed"],
         );

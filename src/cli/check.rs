@@ -157,6 +157,9 @@ pub fn check(paths: &[PathBuf], rules: Option<&Path>) -> i32 {
                     for f in v.interpreted_functions() {
                         outln!("       interpreted: {}: {}", f.function, f.reason);
                     }
+                    for f in v.bots.iter().flat_map(|b| b.compiled().1) {
+                        outln!("       interpreted (bots): {}: {}", f.function, f.reason);
+                    }
                 } else {
                     problems += unknown.len();
                     outln!("ERROR  {shown}: {}", summary(&v));

@@ -59,8 +59,8 @@ pub struct SimulateArgs {
     /// `interpreted` (Rhai's interpreter, the reference).
     #[arg(long, default_value = "compiled", value_name = "ENGINE")]
     pub engine: crate::script::EngineKind,
-    /// Run every hook call on both engines and compare their results, refusal texts, game
-    /// states and event logs; the first difference is an error (exit code 1).
+    /// Run every hook call and bot decision on both engines and compare their results, refusal
+    /// texts, game states and event logs; the first difference is an error (exit code 1).
     #[arg(long)]
     pub compare_engines: bool,
 }
@@ -323,7 +323,7 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
     warn_refusals(&summary);
     if args.compare_engines {
         errln!(
-            "engines: compiled and interpreted agree on every hook call of {} (results, refusal texts, game states, event logs)",
+            "engines: compiled and interpreted agree on every hook call and bot decision of {} (results, refusal texts, game states, event logs)",
             crate::spec::suite::counted(usize::try_from(planned).unwrap_or(usize::MAX), "game")
         );
     }

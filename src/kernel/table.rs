@@ -5,7 +5,9 @@
 
 use super::card::{Face, standard_deck};
 use super::value::Value;
-use std::collections::HashMap;
+/// Name lookups hash with ahash: scripts look names up on every call, and SipHash's resistance
+/// to chosen keys buys nothing for a table's own names.
+type HashMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
 use std::sync::Arc;
 
 /// Index of a pile in `Table::piles`.

@@ -34,6 +34,10 @@ struct BotsFile {
 pub struct BotBook {
     engine: Engine,
     ast: AST,
+    /// The bot script compiled at load time (`decide` runs compiled when it is).
+    program: super::compiled::Program,
+    /// The engine `decide` runs on (the variant's: `Variant::set_engine`).
+    pub(crate) engine_kind: super::EngineKind,
     levels: BTreeMap<String, Level>,
     /// The entry script's source name, where a call to `decide` begins.
     path: String,
@@ -197,7 +201,14 @@ impl BotBook {
         }
         let path = script_path.display().to_string();
         sources.insert(path.clone(), (script_path, script));
+        let module_asts: Vec<(String, &AST)> = modules
+            .iter()
+            .filter_map(|m| Some((m.module.clone()?, &m.ast)))
+            .collect();
+        let program = super::compiled::Program::compile(&engine, &ast, &module_asts);
         Ok(Some(BotBook {
+            program,
+            engine_kind: super::EngineKind::default(),
             engine,
             ast,
             levels,
@@ -205,6 +216,11 @@ impl BotBook {
             sources,
             unknown_calls,
         }))
+    }
+
+    /// How many of its script functions are compiled, of how many, and those that are not.
+    pub fn compiled(&self) -> ((usize, usize), &[super::compiled::Fallback]) {
+        (self.program.counts(), &self.program.fallbacks)
     }
 
     /// The names of its levels, sorted.
@@ -331,13 +347,22 @@ impl BotBook {
         let params = Dynamic::from(self.levels[&bot.level].params.clone());
         let mut scope = Scope::new();
         let result = super::with_deadline(|| {
-            self.engine.call_fn_with_options::<Dynamic>(
-                CallFnOptions::new().eval_ast(false).rewind_scope(true),
-                &mut scope,
-                &self.ast,
-                "decide",
-                (Dynamic::from(view), params),
-            )
+            let args = vec![Dynamic::from(view), params];
+            let compiled = self.engine_kind == super::EngineKind::Compiled
+                && self.program.has("decide", args.len());
+            match compiled {
+                true => self
+                    .program
+                    .call(&self.engine, &super::COMPILED_LIMITS, "decide", args)
+                    .expect("`decide` is compiled"),
+                false => self.engine.call_fn_with_options::<Dynamic>(
+                    CallFnOptions::new().eval_ast(false).rewind_scope(true),
+                    &mut scope,
+                    &self.ast,
+                    "decide",
+                    args,
+                ),
+            }
         })
         .map_err(|e| {
             match super::script_error(*e, &self.path, &self.sources, &HashMap::new(), "decide") {

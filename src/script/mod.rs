@@ -42,7 +42,7 @@ pub(crate) const MAX_ARRAY_ITEMS: usize = 16 * 1024;
 /// The most entries in one script object map.
 pub(crate) const MAX_MAP_ENTRIES: usize = 1024;
 /// The limits of compiled code: the interpreter's.
-static COMPILED_LIMITS: compiled::Limits = compiled::Limits {
+pub(crate) static COMPILED_LIMITS: compiled::Limits = compiled::Limits {
     max_operations: MAX_OPERATIONS,
     max_call_levels: MAX_CALL_LEVELS,
 };
@@ -203,6 +203,9 @@ impl Variant {
     pub fn set_engine(&mut self, kind: EngineKind) {
         if self.probe.is_none() {
             self.engine_kind = kind;
+            if let Some(bots) = &mut self.bots {
+                bots.engine_kind = kind;
+            }
         }
     }
 

@@ -26,7 +26,7 @@ pub fn play(
     if seating.iter().all(|s| *s == Seating::Random) {
         random_game(rules, seating.len(), seed, house, verify).map(|g| (g, BotStats::default()))
     } else {
-        seated_game(variant, rules, seating, seed, house, verify, None)
+        seated_game(variant, rules, seating, seed, house, verify, None, compare)
     }
 }
 
@@ -147,7 +147,7 @@ pub fn play_seated(
     seed: u64,
     house: &[(String, Value)],
 ) -> Result<(GameSummary, BotStats), SimError> {
-    seated_game(variant, variant, seating, seed, house, false, None)
+    seated_game(variant, variant, seating, seed, house, false, None, None)
 }
 
 /// Play one game of a study and write it as a scenario that replays it (`record`): the same
@@ -169,6 +169,7 @@ pub fn record_game(
         house,
         false,
         Some(&recorder),
+        None,
     )?;
     let text = recorder.text().ok_or(SimError::Start {
         seed,
@@ -178,7 +179,13 @@ pub fn record_game(
     Ok(text.replacen("# {HEADER}\n", &comment, 1))
 }
 
-/// `variant` gives the table and bots; `base` runs the rules (the variant, or a `Twin` of it).
+/// `variant` gives the table and bots; `base` runs the rules (the variant, or a `Twin` of it);
+/// with `reference` (the variant on the interpreter), every bot decision is also made on it and
+/// compared.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one private function with its callers' switches"
+)]
 fn seated_game(
     variant: &crate::script::Variant,
     base: &dyn Rules,
@@ -187,6 +194,7 @@ fn seated_game(
     house: &[(String, Value)],
     verify: bool,
     recorder: Option<&crate::record::Recorder>,
+    reference: Option<&crate::script::Variant>,
 ) -> Result<(GameSummary, BotStats), SimError> {
     use crate::kernel::{Arg, Seat};
     use rand::SeedableRng;
@@ -241,9 +249,26 @@ fn seated_game(
             match (&seating[seat.index()], bots[seat.index()].as_mut(), book) {
                 (Seating::Bot(_), Some(bot), Some(book)) => {
                     stats.decisions += 1;
-                    let decision = book
-                        .decide(bot, &game)
-                        .map_err(|error| SimError::Rules { seed, error })?;
+                    let decision = match reference.and_then(|r| r.bots.as_ref()) {
+                        Some(reference) => {
+                            let mut twin = bot.clone();
+                            let expected = reference.decide(&mut twin, &game);
+                            let got = book.decide(bot, &game);
+                            if expected != got || twin != *bot {
+                                return Err(SimError::Rules {
+                                    seed,
+                                    error: RuleError::fault(format!(
+                                        "the engines differ on a decision of the {} bot in seat {}: interpreted {expected:?}, compiled {got:?}",
+                                        bot.level,
+                                        bot.seat.index()
+                                    )),
+                                });
+                            }
+                            got
+                        }
+                        None => book.decide(bot, &game),
+                    }
+                    .map_err(|error| SimError::Rules { seed, error })?;
                     let Some(action) = decision else { continue };
                     // Peeks exist to learn unknown cards; anything else must use remembered ones.
                     let is_peek = action.name.contains("peek")

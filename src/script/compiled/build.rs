@@ -580,10 +580,7 @@ impl Compiler<'_> {
     }
 
     /// A condition: a boolean, or Rhai's type error at the expression.
-    fn condition(
-        &mut self,
-        e: &Expr,
-    ) -> Result<Test, Unsupported> {
+    fn condition(&mut self, e: &Expr) -> Result<Test, Unsupported> {
         let pos = e.position();
         if let Expr::BoolConstant(b, _) = e {
             let b = *b;
@@ -881,12 +878,7 @@ fn looped(flow: R<Flow>) -> R<Option<Flow>> {
 }
 
 /// Run `round` for each item of an array, range or string; `Some` when a round left the loop.
-fn for_each(
-    f: &mut Frame<'_>,
-    items: Dynamic,
-    pos: Position,
-    round: &Round,
-) -> R<Option<Flow>> {
+fn for_each(f: &mut Frame<'_>, items: Dynamic, pos: Position, round: &Round) -> R<Option<Flow>> {
     let items = items.flatten();
     if items.is_array() {
         let array = items.into_array().expect("an array");

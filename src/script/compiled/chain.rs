@@ -158,6 +158,37 @@ impl Chain {
 
     /// The chain's value.
     pub(crate) fn get(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        // The common shapes, without the walk's lists: `game.phase`, `game.set("x", v)`.
+        if let (Root::Local(slot), [link]) = (&self.root, &self.links[..]) {
+            match link {
+                Link::Method { site, args, pos } if args.len() <= 3 => {
+                    let mut values: rhai::StaticVec<Dynamic> = rhai::StaticVec::new();
+                    for a in args {
+                        values.push(a(f)?);
+                    }
+                    let at = f.base + slot;
+                    let mut target = std::mem::take(&mut f.stack[at]);
+                    let result = {
+                        let mut refs: rhai::StaticVec<&mut Dynamic> = rhai::StaticVec::new();
+                        refs.push(&mut target);
+                        refs.extend(values.iter_mut());
+                        site.call(f, &mut refs, *pos)
+                    };
+                    let checked = ops::check_size_of(&target, *pos);
+                    f.stack[at] = target;
+                    checked?;
+                    return result;
+                }
+                Link::Property { getter, pos, .. } if !f.slot(*slot).is_map() => {
+                    let at = f.base + slot;
+                    let mut target = std::mem::take(&mut f.stack[at]);
+                    let result = getter.call(f, &mut [&mut target], *pos);
+                    f.stack[at] = target;
+                    return result;
+                }
+                _ => {}
+            }
+        }
         let mut values = self.arguments(f)?;
         let mut take = |_: &mut Frame<'_>, v: &mut Dynamic| Ok(v.clone());
         match &self.root {
