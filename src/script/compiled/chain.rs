@@ -260,16 +260,7 @@ fn assign_last(
             pos,
         } => {
             if target.is_map() {
-                let old = target
-                    .as_map_ref()
-                    .ok()
-                    .and_then(|m| m.get(key.as_str()).cloned())
-                    .unwrap_or(Dynamic::UNIT);
-                let v = combine(f, old)?;
-                if let Ok(mut map) = target.as_map_mut() {
-                    map.insert(key.as_str().into(), v);
-                }
-                return ops::check_size(target.clone(), *pos).map(drop);
+                return set_entry(f, target, key, combine, *pos);
             }
             let old = if op.is_some() {
                 getter.call(f, &mut [target], *pos)?
@@ -297,23 +288,14 @@ fn assign_last(
                 };
                 let v = combine(f, old)?;
                 target.as_array_mut().expect("an array")[at] = v;
-                return ops::check_size(target.clone(), *pos).map(drop);
+                return ops::check_size_of(target, *pos);
             }
             if target.is_map() {
                 let key = idx.read_lock::<ImmutableString>().map(|k| k.clone());
                 let Some(key) = key else {
                     return Err(mismatch("string", idx.type_name(), *pos));
                 };
-                let old = target
-                    .as_map_ref()
-                    .ok()
-                    .and_then(|m| m.get(key.as_str()).cloned())
-                    .unwrap_or(Dynamic::UNIT);
-                let v = combine(f, old)?;
-                if let Ok(mut map) = target.as_map_mut() {
-                    map.insert(key.as_str().into(), v);
-                }
-                return ops::check_size(target.clone(), *pos).map(drop);
+                return set_entry(f, target, &key, combine, *pos);
             }
             let old = if op.is_some() {
                 index_value(f, target, idx.clone(), *pos)?
@@ -330,6 +312,26 @@ fn assign_last(
             Err(EvalAltResult::ErrorRuntime("cannot assign to a method call".into(), *pos).into())
         }
     }
+}
+
+/// `map.key = new` (or `op=`, `combine` given the old value, `()` when there was none).
+fn set_entry(
+    f: &mut Frame<'_>,
+    target: &mut Dynamic,
+    key: &str,
+    combine: impl FnOnce(&mut Frame<'_>, Dynamic) -> R<Dynamic>,
+    pos: Position,
+) -> R<()> {
+    let old = target
+        .as_map_ref()
+        .ok()
+        .and_then(|m| m.get(key).cloned())
+        .unwrap_or(Dynamic::UNIT);
+    let v = combine(f, old)?;
+    if let Ok(mut map) = target.as_map_mut() {
+        map.insert(key.into(), v);
+    }
+    ops::check_size_of(target, pos)
 }
 
 /// A Rhai array index (negative counts from the end) as a position, if in bounds.
