@@ -117,7 +117,6 @@ pub(super) fn compile(engine: &Engine, ast: &AST, modules: &[(String, &AST)]) ->
         fns,
         script: names.script,
         fallbacks,
-        switch_ok,
     }
 }
 
@@ -633,7 +632,8 @@ impl Compiler<'_> {
                     .map(|p| Ok((self.expr(p)?, p.position())))
                     .collect::<Result<Vec<_>, Unsupported>>()?;
                 let pos = *pos;
-                Box::new(move |f| ops::interpolate(f, &parts, pos))
+                let to_string = Site::new("to_string", 1);
+                Box::new(move |f| ops::interpolate(f, &parts, &to_string, pos))
             }
             Expr::Array(items, pos) => {
                 let items = items

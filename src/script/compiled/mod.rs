@@ -61,9 +61,6 @@ pub(crate) struct Program {
     script: HashMap<(ImmutableString, usize), FnId>,
     /// The functions left to the interpreter, sorted.
     pub(crate) fallbacks: Vec<Fallback>,
-    /// Whether `switch` can be compiled (see `build::switch_hash_works`).
-    #[allow(dead_code, reason = "kept for `deckspec check`'s report")]
-    switch_ok: bool,
 }
 
 /// The limits compiled code runs under (the interpreter's, from `sandboxed_engine`).

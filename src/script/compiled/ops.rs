@@ -216,6 +216,7 @@ pub(crate) fn unary(f: &mut Frame<'_>, site: &Site, mut a: Dynamic, pos: Positio
 pub(crate) fn interpolate(
     f: &mut Frame<'_>,
     parts: &[(super::Eval, Position)],
+    to_string: &Site,
     pos: Position,
 ) -> R<Dynamic> {
     use std::fmt::Write as _;
@@ -227,8 +228,7 @@ pub(crate) fn interpolate(
         } else if let Ok(n) = v.as_int() {
             let _ = write!(out, "{n}");
         } else {
-            let site = Site::new("to_string", 1);
-            let shown = site.call(f, &mut [&mut v], *part_pos)?;
+            let shown = to_string.call(f, &mut [&mut v], *part_pos)?;
             out.push_str(&shown.to_string());
         }
         if out.len() > MAX_STRING_BYTES {
