@@ -376,7 +376,7 @@ pub fn register(engine: &mut Engine) {
         .register_type_with_name::<Slot>("Slot")
         .register_type_with_name::<Located>("LocatedCard")
         .register_type_with_name::<Refusal>("Refusal");
-    super::natives::register(engine);
+    super::natives::register(engine, super::natives::NATIVES);
 }
 
 /// The value of a house rule, or an error naming the house rules there are.

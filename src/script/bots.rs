@@ -5,7 +5,7 @@
 //! start of each of its turns it forgets each remembered hand card with the level's
 //! `forget_chance`, and an event that shows it a card again brings that card back.
 
-use super::api::{self, Card, Player, R, Slot, arg_value, from_value};
+use super::api::{Card, Slot, from_value};
 use super::error::{SourceDiagnostic, VariantError};
 use crate::kernel::{Action, Arg, CardIdx, Game, Loc, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
@@ -77,21 +77,31 @@ impl Bot {
 /// What a bot sees: its own hand and the table as far as it remembers, public variables,
 /// and the actions it may try.
 #[derive(Clone)]
-pub struct BotView(Arc<ViewData>);
+pub struct BotView(pub(super) Arc<ViewData>);
 
-struct ViewData {
-    me: Seat,
-    current: Option<Seat>,
-    phase: String,
-    players: Vec<String>,
-    hands: Vec<Vec<Option<CardIdx>>>,
-    /// Rank (short form) and points of each card the bot remembers; `None` otherwise.
-    known: Vec<Option<(String, i64)>>,
-    locations: Vec<Loc>,
-    piles: Vec<(String, Vec<CardIdx>)>,
-    game: Game,
-    candidates: Vec<Action>,
-    rng: Mutex<ChaCha8Rng>,
+impl BotView {
+    /// A view of an empty game, for tests of the API table.
+    #[cfg(test)]
+    pub(crate) fn sample() -> BotView {
+        BotView(Arc::new(ViewData {
+            me: Seat(0),
+            known: Vec::new(),
+            game: Game::default(),
+            candidates: Vec::new(),
+            rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
+        }))
+    }
+}
+
+pub(super) struct ViewData {
+    pub(super) me: Seat,
+    /// Whether the bot remembers each card (by index): only those faces are shown to it.
+    pub(super) known: Vec<bool>,
+    /// A copy of the game, for the public structure (hands, piles, variables); faces are read
+    /// from it only through `known`.
+    pub(super) game: Game,
+    pub(super) candidates: Vec<Action>,
+    pub(super) rng: Mutex<ChaCha8Rng>,
 }
 
 fn file_error(path: &Path, src: &str, message: String) -> VariantError {
@@ -205,7 +215,12 @@ impl BotBook {
             .iter()
             .filter_map(|m| Some((m.module.clone()?, &m.ast)))
             .collect();
-        let program = super::compiled::Program::compile(&engine, &ast, &module_asts);
+        let program = super::compiled::Program::compile(
+            &engine,
+            super::bot_natives::BOT_TABLES,
+            &ast,
+            &module_asts,
+        );
         Ok(Some(BotBook {
             program,
             engine_kind: super::EngineKind::default(),
@@ -310,15 +325,8 @@ impl BotBook {
     /// The bot's choice: an action to try, or `None` to wait.
     pub fn decide(&self, bot: &mut Bot, game: &Game) -> Result<Option<Action>, RuleError> {
         self.observe(bot, game);
-        let st = &game.state;
-        let known = (0..st.cards.len())
-            .map(|i| {
-                let card = CardIdx(i as u16);
-                self.remembers(bot, game, card).then(|| {
-                    let face = st.face(card);
-                    (face.rank.short().to_string(), game.table.points_of(face))
-                })
-            })
+        let known = (0..game.state.cards.len())
+            .map(|i| self.remembers(bot, game, CardIdx(i as u16)))
             .collect();
         let candidates = game
             .candidates()
@@ -327,19 +335,7 @@ impl BotBook {
             .collect();
         let view = BotView(Arc::new(ViewData {
             me: bot.seat,
-            current: st.current,
-            phase: game.table.phase_name(st.phase).to_string(),
-            players: st.players.to_vec(),
-            hands: st.hands.clone(),
             known,
-            locations: st.cards.iter().map(|c| c.loc).collect(),
-            piles: game
-                .table
-                .piles
-                .iter()
-                .zip(&st.piles)
-                .map(|(d, p)| (d.name.clone(), p.clone()))
-                .collect(),
             game: game.trial(),
             candidates,
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(bot.rng.random())),
@@ -432,136 +428,10 @@ fn to_arg(d: &Dynamic) -> Result<Arg, RuleError> {
     })
 }
 
-fn view_card(c: Option<CardIdx>) -> Dynamic {
-    c.map_or(Dynamic::UNIT, |c| Dynamic::from(Card(c)))
-}
-
-/// The view API of bot scripts.
+/// The view API of bot scripts: every entry of `bot_natives::BOT_NATIVES`.
 fn register(engine: &mut Engine) {
-    // A card's index survives reshuffles: a bot prints a card without it.
-    engine
-        .register_fn("to_string", |_: &mut Card| "card".to_string())
-        .register_fn("to_debug", |_: &mut Card| "card".to_string());
-    engine
-        .register_type_with_name::<BotView>("BotView")
-        .register_get("me", |v: &mut BotView| Player(v.0.me))
-        .register_get("current", |v: &mut BotView| {
-            v.0.current
-                .map_or(Dynamic::UNIT, |s| Dynamic::from(Player(s)))
-        })
-        .register_get("is_my_turn", |v: &mut BotView| v.0.current == Some(v.0.me))
-        .register_get("phase", |v: &mut BotView| v.0.phase.clone())
-        .register_get("clock", |v: &mut BotView| {
-            v.0.game.state.clock as f64 / 1000.0
-        })
-        .register_get("players", |v: &mut BotView| -> Array {
-            (0..v.0.players.len())
-                .map(|i| Dynamic::from(Player(Seat(i as u8))))
-                .collect()
-        })
-        .register_fn("hand", |v: &mut BotView, p: Player| -> Array {
-            v.0.hands
-                .get(p.0.index())
-                .map_or_else(Array::new, |h| h.iter().map(|&c| view_card(c)).collect())
-        })
-        .register_fn("known", |v: &mut BotView, c: Card| {
-            v.0.known[c.0.0 as usize].is_some()
-        })
-        .register_fn("rank", |v: &mut BotView, c: Card| {
-            v.0.known[c.0.0 as usize]
-                .as_ref()
-                .map_or(Dynamic::UNIT, |(r, _)| Dynamic::from(r.clone()))
-        })
-        .register_fn("points", |v: &mut BotView, c: Card| {
-            v.0.known[c.0.0 as usize]
-                .as_ref()
-                .map_or(Dynamic::UNIT, |(_, p)| Dynamic::from(*p as INT))
-        })
-        .register_fn("owner", |v: &mut BotView, c: Card| {
-            match v.0.locations[c.0.0 as usize] {
-                Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
-                Loc::Pile(_) => Dynamic::UNIT,
-            }
-        })
-        .register_fn("slot", |v: &mut BotView, c: Card| {
-            match v.0.locations[c.0.0 as usize] {
-                Loc::Hand { seat, slot } => Dynamic::from(Slot {
-                    seat,
-                    slot: slot as u32,
-                }),
-                Loc::Pile(_) => Dynamic::UNIT,
-            }
-        })
-        .register_fn("top", |v: &mut BotView, pile: &str| -> R<Dynamic> {
-            let id = api::pile_id(&v.0.game, pile)?;
-            Ok(view_card(v.0.piles[id.0 as usize].1.last().copied()))
-        })
-        .register_fn("pile_size", |v: &mut BotView, pile: &str| -> R<INT> {
-            let id = api::pile_id(&v.0.game, pile)?;
-            Ok(v.0.piles[id.0 as usize].1.len() as INT)
-        })
-        .register_fn("get", |v: &mut BotView, name: &str| -> R<Dynamic> {
-            let g = &v.0.game;
-            match g.table.game_var(name) {
-                Some(i) => Ok(from_value(&g.state.game_vars[i])),
-                None => api::unknown_var(g, name, false),
-            }
-        })
-        .register_fn(
-            "pget",
-            |v: &mut BotView, p: Player, name: &str| -> R<Dynamic> {
-                let g = &v.0.game;
-                let Some(i) = g.table.player_var(name) else {
-                    return api::unknown_var(g, name, true);
-                };
-                if !g.table.player_var_visible(i, p.0.index(), v.0.me.index()) {
-                    return api::err(format!(
-                        "`{name}` is private to each player: a bot sees only its own (declare it `{{ value: …, public: true }}` in variant.yaml if every player may see it)"
-                    ));
-                }
-                match g.state.player_vars.get(p.0.index()) {
-                    Some(vars) => Ok(from_value(&vars[i])),
-                    None => api::err(format!("there is no player in seat {}", p.0.0)),
-                }
-            },
-        )
-        .register_fn("house", |v: &mut BotView, name: &str| -> R<Dynamic> {
-            api::house_rule(&v.0.game, name)
-        })
-        .register_get("candidates", |v: &mut BotView| -> Array {
-            v.0.candidates
-                .iter()
-                .map(|a| {
-                    let mut m = Map::new();
-                    m.insert("action".into(), Dynamic::from(a.name.clone()));
-                    m.insert(
-                        "args".into(),
-                        Dynamic::from(a.args.iter().map(arg_value).collect::<Array>()),
-                    );
-                    Dynamic::from(m)
-                })
-                .collect()
-        })
-        .register_fn("can", |v: &mut BotView, action: &str| {
-            v.0.candidates.iter().any(|a| &*a.name == action)
-        })
-        .register_fn("random", |v: &mut BotView| {
-            v.0.rng
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .random::<f64>()
-        })
-        .register_fn("pick", |v: &mut BotView, items: Array| {
-            if items.is_empty() {
-                return Dynamic::UNIT;
-            }
-            let i =
-                v.0.rng
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .random_range(0..items.len());
-            items[i].clone()
-        });
+    engine.register_type_with_name::<BotView>("BotView");
+    super::natives::register(engine, super::bot_natives::BOT_NATIVES);
 }
 
 #[cfg(test)]
@@ -580,5 +450,73 @@ mod tests {
             .eval_with_scope(&mut scope, r#"`${c} ${to_debug(c)} ${c.to_string()}`"#)
             .expect("the script runs");
         assert_eq!(text, "card card card");
+    }
+
+    /// A view API script run by both engines on a view with one candidate: the same text.
+    #[test]
+    fn the_view_api_reads_the_same_on_both_engines() {
+        let root =
+            crate::script::files::RulesRoot::new(Path::new(".")).expect("the package folder");
+        let mut engine = crate::script::sandboxed_engine(&root);
+        register(&mut engine);
+        let script = r#"
+            fn look(view) {
+                let c = view.candidates[0];
+                `${type_of(c.action)} ${c.action} ${c.args} ${view.can("draw")} ${view.can("x")} `
+                    + `${view.me} ${view.is_my_turn} ${view.players.len()} ${view.current}`
+            }
+            fn show(c) { `${c} ${c == c}` }
+        "#;
+        let ast = engine.compile(script).expect("the script compiles");
+        let program = super::super::compiled::Program::compile(
+            &engine,
+            super::super::bot_natives::BOT_TABLES,
+            &ast,
+            &[],
+        );
+        let mut view = BotView::sample();
+        Arc::get_mut(&mut view.0).expect("one owner").candidates = vec![Action {
+            seat: Seat(0),
+            name: "draw".into(),
+            args: vec![Arg::Int(2)],
+        }];
+        let interpreted: String = engine
+            .call_fn(&mut Scope::new(), &ast, "look", (view.clone(),))
+            .expect("the interpreter runs it");
+        let compiled = super::super::with_deadline(|| {
+            program.call(
+                &engine,
+                &super::super::COMPILED_LIMITS,
+                "look",
+                vec![Dynamic::from(view)],
+            )
+        })
+        .expect("`look` is compiled")
+        .expect("compiled code runs it")
+        .into_string()
+        .expect("a string");
+        assert_eq!(interpreted, "string draw [2] true false seat#0 false 0 ");
+        assert_eq!(compiled, interpreted);
+        // The bots' `to_string` of a card hides the kernel API's, on both engines.
+        let card = Card(CardIdx(3));
+        let interpreted: String = engine
+            .call_fn(&mut Scope::new(), &ast, "show", (card,))
+            .expect("the interpreter runs it");
+        let compiled = super::super::with_deadline(|| {
+            program.call(
+                &engine,
+                &super::super::COMPILED_LIMITS,
+                "show",
+                vec![Dynamic::from(card)],
+            )
+        })
+        .expect("`show` is compiled")
+        .expect("compiled code runs it")
+        .into_string()
+        .expect("a string");
+        assert_eq!(
+            (interpreted.as_str(), compiled.as_str()),
+            ("card true", "card true")
+        );
     }
 }

@@ -659,7 +659,8 @@ impl Variant {
             .iter()
             .filter_map(|m| Some((m.module.clone()?, &m.ast)))
             .collect();
-        let program = super::compiled::Program::compile(&engine, &ast, &modules);
+        let program =
+            super::compiled::Program::compile(&engine, super::natives::RULES, &ast, &modules);
         let extends = chain
             .get(1)
             .map(|l| link_name(l).unwrap_or_default().to_string());

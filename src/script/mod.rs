@@ -4,6 +4,7 @@
 //! This is the only module that imports rhai.
 
 pub(crate) mod api;
+mod bot_natives;
 pub mod bots;
 pub mod compiled;
 pub mod config;

@@ -30,6 +30,8 @@ pub(crate) enum Ty {
     Map,
     Unit,
     Any,
+    /// A bot's view (`bots::BotView`), the receiver of the bot script API.
+    View,
 }
 
 impl Ty {
@@ -48,6 +50,7 @@ impl Ty {
             Ty::Map => TypeId::of::<Map>(),
             Ty::Unit => TypeId::of::<()>(),
             Ty::Any => TypeId::of::<Dynamic>(),
+            Ty::View => TypeId::of::<super::bots::BotView>(),
         }
     }
 
@@ -74,14 +77,14 @@ pub(crate) struct Native {
     pub(crate) call: NativeCall,
 }
 
-/// Register every entry on the engine (`Engine::register_raw_fn`, one per entry).
+/// Register every entry of `table` on the engine (`Engine::register_raw_fn`, one per entry).
 ///
 /// `register_raw_fn` marks a function pure (it does not change its first argument) unless it is
 /// a property setter (`set$…` with two parameters) or an index setter, exactly as `register_fn`
 /// does: no entry changes its first argument (the game is changed through its shared handle),
 /// and a setter added to the table is impure by its name.
-pub(crate) fn register(engine: &mut Engine) {
-    for native in NATIVES {
+pub(crate) fn register(engine: &mut Engine, table: &'static [Native]) {
+    for native in table {
         let call = native.call;
         let types: Vec<TypeId> = native.params.iter().map(|ty| ty.type_id()).collect();
         engine.register_raw_fn(native.name, types, move |_, args: &mut [&mut Dynamic]| {
@@ -137,7 +140,7 @@ pub(crate) fn resolve_among(
 /// The error of an entry called with arguments not of its declared types (Rhai never does;
 /// a direct caller must not either).
 #[cold]
-fn wrong_args(name: &str) -> Box<EvalAltResult> {
+pub(crate) fn wrong_args(name: &str) -> Box<EvalAltResult> {
     Box::new(EvalAltResult::ErrorRuntime(
         Dynamic::from(format!(
             "internal error: `{name}` was called with arguments that do not match its parameters"
@@ -199,11 +202,17 @@ macro_rules! borrow {
     (Str, $d:expr) => {
         $d.read_lock::<ImmutableString>().map(|s| s.clone())
     };
+    (View, $d:expr) => {
+        $d.read_lock::<$crate::script::bots::BotView>()
+    };
 }
 
 /// How the body sees a parameter: the game and strings by reference, the rest as values.
 macro_rules! view {
     (Game, $x:ident) => {
+        &*$x
+    };
+    (View, $x:ident) => {
         &*$x
     };
     (Str, $x:ident) => {
@@ -218,30 +227,32 @@ macro_rules! view {
 /// any `T` Rhai holds (the entry returns it as a `Dynamic`, as `register_fn` did).
 macro_rules! native {
     ($name:literal, |$recv:ident: $rty:ident $(, $arg:ident: $ty:ident)*| $body:expr) => {
-        Native {
+        $crate::script::natives::Native {
             name: $name,
-            params: &[Ty::$rty $(, Ty::$ty)*],
+            params: &[$crate::script::natives::Ty::$rty $(, $crate::script::natives::Ty::$ty)*],
             call: |args| {
                 let Some((first, rest)) = args.split_first_mut() else {
-                    return Err(wrong_args($name));
+                    return Err($crate::script::natives::wrong_args($name));
                 };
                 let mut rest = rest.iter_mut();
                 $(
                     let $arg = rest.next().and_then(|d| take!($ty, d));
-                    let Some($arg) = $arg else { return Err(wrong_args($name)) };
+                    let Some($arg) = $arg else { return Err($crate::script::natives::wrong_args($name)) };
                     let $arg = view!($ty, $arg);
                 )*
                 if rest.next().is_some() {
-                    return Err(wrong_args($name));
+                    return Err($crate::script::natives::wrong_args($name));
                 }
-                let Some($recv) = borrow!($rty, first) else { return Err(wrong_args($name)) };
+                let Some($recv) = borrow!($rty, first) else { return Err($crate::script::natives::wrong_args($name)) };
                 let $recv = view!($rty, $recv);
-                let result: R<_> = $body;
-                result.map(Dynamic::from)
+                let result: Result<_, Box<rhai::EvalAltResult>> = $body;
+                result.map(rhai::Dynamic::from)
             },
         }
     };
 }
+
+pub(crate) use {borrow, native, take, view};
 
 /// A card's face value, carrying its card (see `face_value`).
 fn face(g: &GameHandle, c: Card, read: fn(&Game, CardIdx) -> Dynamic) -> R<Dynamic> {
@@ -249,6 +260,13 @@ fn face(g: &GameHandle, c: Card, read: fn(&Game, CardIdx) -> Dynamic) -> R<Dynam
     let idx = card(&game, c)?;
     Ok(face_value(idx, read(&game, idx)))
 }
+
+/// Native tables in the order a call site looks in them: an entry hides a later table's entry
+/// of the same signature (the table registered last on the engine comes first).
+pub(crate) type Tables = &'static [&'static [Native]];
+
+/// The rules engine's tables.
+pub(crate) static RULES: Tables = &[NATIVES];
 
 /// Every function of the kernel API, in the order api.rs registered them.
 pub(crate) static NATIVES: &[Native] = &[
@@ -646,12 +664,24 @@ mod tests {
             Ty::Map => Dynamic::from(Map::new()),
             Ty::Unit => Dynamic::UNIT,
             Ty::Any => Dynamic::from(1.5),
+            Ty::View => Dynamic::from(crate::script::bots::BotView::sample()),
         }
     }
 
+    /// Both tables: the rules' and the bots'.
+    const TABLES: [&[Native]; 2] = [NATIVES, crate::script::bot_natives::BOT_NATIVES];
+
     /// The entry a call of `name` with these values resolves to.
     fn resolve(name: &str, args: &[&Dynamic]) -> Option<&'static Native> {
-        let candidates: Vec<&'static Native> = NATIVES
+        resolve_in(NATIVES, name, args)
+    }
+
+    fn resolve_in(
+        table: &'static [Native],
+        name: &str,
+        args: &[&Dynamic],
+    ) -> Option<&'static Native> {
+        let candidates: Vec<&'static Native> = table
             .iter()
             .filter(|f| f.name == name && f.params.len() == args.len())
             .collect();
@@ -662,10 +692,14 @@ mod tests {
 
     #[test]
     fn every_entry_resolves_from_its_own_types() {
-        for native in NATIVES {
+        for native in TABLES.iter().flat_map(|t| t.iter()) {
+            let table = TABLES
+                .into_iter()
+                .find(|t| t.iter().any(|n| std::ptr::eq(n, native)))
+                .expect("its table");
             let values: Vec<Dynamic> = native.params.iter().map(|&ty| sample(ty)).collect();
             let args: Vec<&Dynamic> = values.iter().collect();
-            let found = resolve(native.name, &args)
+            let found = resolve_in(table, native.name, &args)
                 .unwrap_or_else(|| panic!("`{}` {:?} is not found", native.name, native.params));
             assert!(
                 std::ptr::eq(found, native),
@@ -679,14 +713,16 @@ mod tests {
 
     #[test]
     fn signatures_are_unique() {
-        for (i, a) in NATIVES.iter().enumerate() {
-            for b in &NATIVES[i + 1..] {
-                assert!(
-                    a.name != b.name || a.params != b.params,
-                    "`{}` {:?} is in the table twice",
-                    a.name,
-                    a.params
-                );
+        for table in TABLES {
+            for (i, a) in table.iter().enumerate() {
+                for b in &table[i + 1..] {
+                    assert!(
+                        a.name != b.name || a.params != b.params,
+                        "`{}` {:?} is in the table twice",
+                        a.name,
+                        a.params
+                    );
+                }
             }
         }
     }
@@ -707,7 +743,7 @@ mod tests {
 
     #[test]
     fn wrong_arguments_are_an_error_not_a_panic() {
-        for native in NATIVES {
+        for native in TABLES.iter().flat_map(|t| t.iter()) {
             assert!(
                 (native.call)(&mut []).is_err(),
                 "`{}` with none",
@@ -735,12 +771,19 @@ mod tests {
     fn the_engine_has_every_entry() {
         let mut engine = Engine::new_raw();
         super::super::api::register(&mut engine);
+        every_entry_is_on(&engine, NATIVES);
+        let mut engine = Engine::new_raw();
+        register(&mut engine, crate::script::bot_natives::BOT_NATIVES);
+        every_entry_is_on(&engine, crate::script::bot_natives::BOT_NATIVES);
+    }
+
+    fn every_entry_is_on(engine: &Engine, table: &'static [Native]) {
         let signatures = engine.gen_fn_signatures(false);
-        for native in NATIVES {
+        for native in table {
             let blanks = vec!["_"; native.params.len()].join(", ");
             let signature = format!("{}({blanks})", native.name);
             let count = signatures.iter().filter(|s| **s == signature).count();
-            let overloads = NATIVES
+            let overloads = table
                 .iter()
                 .filter(|n| n.name == native.name && n.params.len() == native.params.len())
                 .count();

@@ -2,6 +2,7 @@
 //! resolved to slots and every call bound at compile time (or the function left to the
 //! interpreter, with the reason).
 
+use super::super::natives::Tables;
 use super::chain::{self, Chain};
 use super::ops::{self, Site};
 use super::{CompiledFn, Eval, Exec, Fallback, Flow, FnId, Frame, Program, R};
@@ -28,7 +29,12 @@ struct Names {
     modules: HashMap<(ImmutableString, ImmutableString, usize), (FnId, bool)>,
 }
 
-pub(super) fn compile(engine: &Engine, ast: &AST, modules: &[(String, &AST)]) -> Program {
+pub(super) fn compile(
+    engine: &Engine,
+    natives: Tables,
+    ast: &AST,
+    modules: &[(String, &AST)],
+) -> Program {
     let mut defs: Vec<(
         Option<ImmutableString>,
         Shared<rhai::ScriptFuncDef>,
@@ -58,11 +64,18 @@ pub(super) fn compile(engine: &Engine, ast: &AST, modules: &[(String, &AST)]) ->
         let mut c = Compiler {
             names: &names,
             module: module.clone(),
-            scope: def.params.iter().cloned().zip(0..).collect(),
+            scope: def
+                .params
+                .iter()
+                .cloned()
+                .zip(0..)
+                .map(|(name, slot)| (name, slot, false))
+                .collect(),
             next: def.params.len(),
             max: def.params.len(),
             calls: Vec::new(),
             switch_ok,
+            natives,
         };
         match c.function(def) {
             Ok(body) => {
@@ -117,6 +130,7 @@ pub(super) fn compile(engine: &Engine, ast: &AST, modules: &[(String, &AST)]) ->
         fns,
         script: names.script,
         fallbacks,
+        natives,
     }
 }
 
@@ -178,13 +192,15 @@ pub(super) struct Compiler<'a> {
     names: &'a Names,
     /// The module the function is in, if it is a module's.
     module: Option<ImmutableString>,
-    /// Local variables in scope, innermost last, each with its slot.
-    scope: Vec<(ImmutableString, usize)>,
+    /// Local variables in scope, innermost last, each with its slot and whether it is a `const`.
+    scope: Vec<(ImmutableString, usize, bool)>,
     next: usize,
     max: usize,
     /// The compiled functions it calls.
     calls: Vec<FnId>,
     switch_ok: bool,
+    /// The engine's native entries, which call sites bind to.
+    natives: Tables,
 }
 
 fn unsupported(what: &str, pos: Position) -> Unsupported {
@@ -218,19 +234,28 @@ impl Compiler<'_> {
     }
 
     fn declare(&mut self, name: &ImmutableString) -> usize {
+        self.declare_as(name, false)
+    }
+
+    fn declare_as(&mut self, name: &ImmutableString, constant: bool) -> usize {
         let slot = self.next;
         self.next += 1;
         self.max = self.max.max(self.next);
-        self.scope.push((name.clone(), slot));
+        self.scope.push((name.clone(), slot, constant));
         slot
     }
 
     fn lookup(&self, name: &str) -> Option<usize> {
+        self.lookup_var(name).map(|(slot, _)| slot)
+    }
+
+    /// A local variable's slot and whether it is a `const`.
+    fn lookup_var(&self, name: &str) -> Option<(usize, bool)> {
         self.scope
             .iter()
             .rev()
-            .find(|(n, _)| n.as_str() == name)
-            .map(|&(_, slot)| slot)
+            .find(|(n, ..)| n.as_str() == name)
+            .map(|&(_, slot, constant)| (slot, constant))
     }
 
     /// A block's statements in a scope of their own (`scoped`), or the function's top level.
@@ -282,7 +307,7 @@ impl Compiler<'_> {
                     return Err(unsupported("`export` is not compiled", *pos));
                 }
                 let init = self.expr(init)?;
-                let slot = self.declare(&ident.name);
+                let slot = self.declare_as(&ident.name, flags.contains(ASTFlags::CONSTANT));
                 Box::new(move |f| {
                     let v = init(f)?;
                     *f.slot(slot) = v;
@@ -295,7 +320,7 @@ impl Compiler<'_> {
                 let op_pos = op.position();
                 let op_site = op
                     .get_op_assignment_info()
-                    .map(|(.., op_syntax)| Site::new(op_syntax, 2));
+                    .map(|(.., op_syntax)| Site::new(self.natives, op_syntax, 2));
                 match &bin.lhs {
                     Expr::Variable(v, _, pos) => {
                         let slot = self.local(v, *pos)?;
@@ -481,7 +506,7 @@ impl Compiler<'_> {
             }
         };
         if let Some((from, to, inclusive)) = range {
-            let site = Site::new(if inclusive { "..=" } else { ".." }, 2);
+            let site = Site::new(self.natives, if inclusive { "..=" } else { ".." }, 2);
             return Ok(Box::new(move |f| {
                 let (a, b) = (from(f)?, to(f)?);
                 let (Ok(start), Ok(stop)) = (a.as_int(), b.as_int()) else {
@@ -632,7 +657,7 @@ impl Compiler<'_> {
                     .map(|p| Ok((self.expr(p)?, p.position())))
                     .collect::<Result<Vec<_>, Unsupported>>()?;
                 let pos = *pos;
-                let to_string = Site::new("to_string", 1);
+                let to_string = Site::new(self.natives, "to_string", 1);
                 Box::new(move |f| ops::interpolate(f, &parts, &to_string, pos))
             }
             Expr::Array(items, pos) => {
@@ -643,7 +668,7 @@ impl Compiler<'_> {
                 let pos = *pos;
                 Box::new(move |f| {
                     let array = items.iter().map(|i| i(f)).collect::<R<rhai::Array>>()?;
-                    ops::check_size(Dynamic::from(array), pos)
+                    ops::check_size(f.engine, Dynamic::from(array), pos)
                 })
             }
             Expr::Map(x, pos) => {
@@ -660,7 +685,7 @@ impl Compiler<'_> {
                         let v = v(f)?;
                         map.insert(key.as_str().into(), v);
                     }
-                    ops::check_size(Dynamic::from(map), pos)
+                    ops::check_size(f.engine, Dynamic::from(map), pos)
                 })
             }
             Expr::And(list, _) | Expr::Or(list, _) => {
@@ -742,6 +767,11 @@ impl Compiler<'_> {
 
     /// Whether a method name is one of the scripts' own functions (called as `x.f()`, which
     /// binds `this`: not compiled).
+    /// The engine's native entries.
+    pub(super) fn natives(&self) -> Tables {
+        self.natives
+    }
+
     pub(super) fn is_script_fn(&self, name: &str, arity: usize) -> bool {
         let key = (ImmutableString::from(name), arity);
         self.own_fn(&key).is_some()
@@ -769,6 +799,12 @@ impl Compiler<'_> {
             .iter()
             .map(|a| self.expr(a))
             .collect::<Result<Vec<_>, _>>()?;
+        // `f(x, …)` with `x` a local variable: Rhai evaluates the other arguments first, then
+        // passes the variable itself, which a method such as `push` changes (a `const` as a copy).
+        let first_local = match call.args.first() {
+            Some(Expr::Variable(v, _, _)) if v.2.is_empty() => self.lookup_var(&v.1),
+            _ => None,
+        };
         // A module's function: `recall::peek(…)`.
         if !call.namespace.is_empty() {
             let path = &call.namespace.path;
@@ -787,11 +823,21 @@ impl Compiler<'_> {
                 ));
             };
             self.calls.push(id);
-            return Ok(script_call(id, args, pos));
+            return Ok(script_call(
+                id,
+                args,
+                first_local.map(|(slot, _)| slot),
+                pos,
+            ));
         }
         if let Some(id) = self.own_fn(&(call.name.clone(), arity)) {
             self.calls.push(id);
-            return Ok(script_call(id, args, pos));
+            return Ok(script_call(
+                id,
+                args,
+                first_local.map(|(slot, _)| slot),
+                pos,
+            ));
         }
         match (name, arity) {
             ("type_of", 1) => {
@@ -808,7 +854,10 @@ impl Compiler<'_> {
             }
             _ => {}
         }
-        let site = Site::new(name, arity);
+        let site = Site::new(self.natives, name, arity);
+        if let (None, Some((slot, false))) = (&call.op_token, first_local) {
+            return Ok(by_reference(site, slot, args, pos));
+        }
         Ok(match <[Eval; 2]>::try_from(args) {
             Ok([a, b]) if call.op_token.is_some() => Box::new(move |f| {
                 let (a, b) = (a(f)?, b(f)?);
@@ -846,12 +895,19 @@ fn constant(v: Dynamic) -> Eval {
     Box::new(move |_| Ok(v.clone()))
 }
 
-/// A call of a compiled script function: the arguments pushed as its first slots.
-fn script_call(id: FnId, args: Vec<Eval>, pos: Position) -> Eval {
+/// A call of a compiled script function: the arguments pushed as its first slots. When the
+/// first argument is the local variable in `first_local`, it is read after the others, as Rhai
+/// copies it only when it makes the call.
+fn script_call(id: FnId, args: Vec<Eval>, first_local: Option<usize>, pos: Position) -> Eval {
     Box::new(move |f| {
         let at = f.stack.len();
-        for a in &args {
-            match a(f) {
+        for (i, a) in args.iter().enumerate() {
+            let v = if i == 0 && first_local.is_some() {
+                Ok(Dynamic::UNIT)
+            } else {
+                a(f)
+            };
+            match v {
                 Ok(v) => f.stack.push(v),
                 Err(e) => {
                     f.stack.truncate(at);
@@ -859,7 +915,38 @@ fn script_call(id: FnId, args: Vec<Eval>, pos: Position) -> Eval {
                 }
             }
         }
+        if let Some(slot) = first_local {
+            f.stack[at] = f.slot(slot).clone();
+        }
         f.call_compiled(id, at, pos)
+    })
+}
+
+/// A native call `f(x, …)` whose first argument is the local variable `x`, passed by reference
+/// after the other arguments are evaluated: a method changes the variable in place, and its size
+/// is checked after, as Rhai checks a `&mut` argument.
+fn by_reference(site: Site, slot: usize, args: Vec<Eval>, pos: Position) -> Eval {
+    Box::new(move |f| {
+        let mut rest = args[1..]
+            .iter()
+            .map(|a| a(f))
+            .collect::<R<Vec<Dynamic>>>()?;
+        // Out of its slot for the call (natives never see the frame), and back whatever happens.
+        let mut first = std::mem::take(f.slot(slot));
+        let result = {
+            let mut refs: Vec<&mut Dynamic> = Vec::with_capacity(args.len());
+            refs.push(&mut first);
+            refs.extend(rest.iter_mut());
+            site.call(f, &mut refs, pos)
+        };
+        let checked = match result {
+            Ok(v) if first.is_array() || first.is_map() || first.is_string() => {
+                ops::check_size_of(f.engine, &first, pos).map(|()| v)
+            }
+            other => other,
+        };
+        *f.slot(slot) = first;
+        checked
     })
 }
 

@@ -108,8 +108,8 @@ fn link(c: &mut Compiler<'_>, kind: Kind, e: &Expr) -> Result<Link, String> {
             let ((getter, _), (setter, _), key) = &**x;
             Ok(Link::Property {
                 key: key.clone(),
-                getter: Site::new(getter, 1),
-                setter: Site::new(setter, 2),
+                getter: Site::new(c.natives(), getter, 1),
+                setter: Site::new(c.natives(), setter, 2),
                 pos: *pos,
             })
         }
@@ -128,7 +128,7 @@ fn link(c: &mut Compiler<'_>, kind: Kind, e: &Expr) -> Result<Link, String> {
                 .map(|a| c.expr(a))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Link::Method {
-                site: Site::new(&call.name, arity),
+                site: Site::new(c.natives(), &call.name, arity),
                 args,
                 pos: *pos,
             })
@@ -174,7 +174,7 @@ impl Chain {
                         refs.extend(values.iter_mut());
                         site.call(f, &mut refs, *pos)
                     };
-                    let checked = ops::check_size_of(&target, *pos);
+                    let checked = ops::check_size_of(f.engine, &target, *pos);
                     f.stack[at] = target;
                     checked?;
                     return result;
@@ -288,7 +288,7 @@ fn assign_last(
                 };
                 let v = combine(f, old)?;
                 target.as_array_mut().expect("an array")[at] = v;
-                return ops::check_size_of(target, *pos);
+                return ops::check_size_of(f.engine, target, *pos);
             }
             if target.is_map() {
                 let key = idx.read_lock::<ImmutableString>().map(|k| k.clone());
@@ -304,7 +304,7 @@ fn assign_last(
             };
             let mut v = combine(f, old)?;
             let mut idx = idx;
-            let site = Site::new("index$set$", 3);
+            let site = Site::new(f.natives(), "index$set$", 3);
             site.call(f, &mut [target, &mut idx, &mut v], *pos)
                 .map(drop)
         }
@@ -331,7 +331,7 @@ fn set_entry(
     if let Ok(mut map) = target.as_map_mut() {
         map.insert(key.into(), v);
     }
-    ops::check_size_of(target, pos)
+    ops::check_size_of(f.engine, target, pos)
 }
 
 /// A Rhai array index (negative counts from the end) as a position, if in bounds.
@@ -352,7 +352,7 @@ fn index_value(
     mut idx: Dynamic,
     pos: Position,
 ) -> R<Dynamic> {
-    let site = Site::new("index$get$", 2);
+    let site = Site::new(f.natives(), "index$get$", 2);
     site.call(f, &mut [target, &mut idx], pos)
 }
 
@@ -403,7 +403,7 @@ fn walk(
                 }
             };
             // A method that changed its value in place (`push`) keeps to Rhai's size limits.
-            ops::check_size_of(target, *pos)?;
+            ops::check_size_of(f.engine, target, *pos)?;
             walk(f, &mut next, links, values, reached)
         }
         Link::Index { pos, .. } => {

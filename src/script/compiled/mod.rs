@@ -14,6 +14,7 @@ mod ops;
 #[cfg(test)]
 mod tests;
 
+use super::natives::Tables;
 use rhai::{AST, Dynamic, Engine, EvalAltResult, GlobalRuntimeState, ImmutableString, Position};
 use std::collections::HashMap;
 
@@ -61,6 +62,8 @@ pub(crate) struct Program {
     script: HashMap<(ImmutableString, usize), FnId>,
     /// The functions left to the interpreter, sorted.
     pub(crate) fallbacks: Vec<Fallback>,
+    /// The native entries the engine registers (`natives::NATIVES`, or the bots' table).
+    natives: Tables,
 }
 
 /// The limits compiled code runs under (the interpreter's, from `sandboxed_engine`).
@@ -83,6 +86,11 @@ pub(crate) struct Frame<'a> {
 }
 
 impl<'a> Frame<'a> {
+    /// The engine's native entries.
+    pub(crate) fn natives(&self) -> Tables {
+        self.program.natives
+    }
+
     /// A local variable of the running function.
     #[inline]
     fn slot(&mut self, slot: usize) -> &mut Dynamic {
@@ -174,8 +182,13 @@ pub(crate) fn fill_position(mut err: Box<EvalAltResult>, pos: Position) -> Box<E
 impl Program {
     /// Compile the entry script's functions (`ast`) and each module's (`modules`: its name and
     /// compiled script), on the engine the interpreter runs them on.
-    pub(crate) fn compile(engine: &Engine, ast: &AST, modules: &[(String, &AST)]) -> Program {
-        build::compile(engine, ast, modules)
+    pub(crate) fn compile(
+        engine: &Engine,
+        natives: Tables,
+        ast: &AST,
+        modules: &[(String, &AST)],
+    ) -> Program {
+        build::compile(engine, natives, ast, modules)
     }
 
     /// How many functions it compiled, of how many.

@@ -2,10 +2,10 @@
 //! `()` done in place, kernel API functions called through their table entry, everything else
 //! (the standard library, odd argument types, every error) through Rhai itself.
 
-use super::super::natives::{self, Native, Ty};
+use super::super::natives::{self, Native, Tables, Ty};
 use super::{Frame, R};
-use crate::script::{MAX_ARRAY_ITEMS, MAX_MAP_ENTRIES, MAX_STRING_BYTES};
-use rhai::{Dynamic, EvalAltResult, INT, ImmutableString, Position};
+use crate::script::MAX_STRING_BYTES;
+use rhai::{Dynamic, Engine, EvalAltResult, INT, ImmutableString, Position};
 
 /// A call site of a native function: its name, and the table entries of that name and arity.
 pub(crate) struct Site {
@@ -16,11 +16,20 @@ pub(crate) struct Site {
 }
 
 impl Site {
-    pub(crate) fn new(name: &str, arity: usize) -> Site {
-        let natives: Vec<&'static Native> = natives::NATIVES
-            .iter()
-            .filter(|n| n.name == name && n.params.len() == arity)
-            .collect();
+    pub(crate) fn new(tables: Tables, name: &str, arity: usize) -> Site {
+        // An entry of an earlier table hides one of a later table with the same signature, as
+        // the later registration does in Rhai.
+        let mut natives: Vec<&'static Native> = Vec::new();
+        for table in tables {
+            for n in table.iter() {
+                if n.name == name
+                    && n.params.len() == arity
+                    && !natives.iter().any(|m| m.params == n.params)
+                {
+                    natives.push(n);
+                }
+            }
+        }
         let any = natives.iter().any(|n| n.params.contains(&Ty::Any));
         Site {
             name: name.into(),
@@ -45,7 +54,7 @@ impl Site {
         }
         let name = self.name.clone();
         let result = f.call_rhai(&name, args, pos)?;
-        check_size(result, pos)
+        check_size(f.engine, result, pos)
     }
 }
 
@@ -242,61 +251,19 @@ fn too_large(what: &str, pos: Position) -> Box<EvalAltResult> {
     EvalAltResult::ErrorDataTooLarge(what.into(), pos).into()
 }
 
-/// Rhai's size check of a value: its arrays' items, maps' entries and strings' bytes, in all.
-pub(crate) fn check_size(value: Dynamic, pos: Position) -> R<Dynamic> {
-    check_size_of(&value, pos)?;
+/// Rhai's size check of a value (its arrays' items, maps' entries and strings' bytes, in all),
+/// done by the engine itself: the same limits, the same errors.
+pub(crate) fn check_size(engine: &Engine, value: Dynamic, pos: Position) -> R<Dynamic> {
+    check_size_of(engine, &value, pos)?;
     Ok(value)
 }
 
 /// `check_size` of a value in place.
-pub(crate) fn check_size_of(value: &Dynamic, pos: Position) -> R<()> {
-    if value.is_array() || value.is_map() {
-        let (arrays, maps, strings) = sizes(value);
-        if arrays > MAX_ARRAY_ITEMS {
-            return Err(too_large("Size of array/BLOB", pos));
-        }
-        if maps > MAX_MAP_ENTRIES {
-            return Err(too_large("Size of object map", pos));
-        }
-        if strings > MAX_STRING_BYTES {
-            return Err(too_large("Length of string", pos));
-        }
-    } else if let Some(s) = value.read_lock::<ImmutableString>()
-        && s.len() > MAX_STRING_BYTES
-    {
-        return Err(too_large("Length of string", pos));
-    }
-    Ok(())
-}
-
-/// Items of arrays, entries of maps, bytes of strings, counted as Rhai counts them.
-fn sizes(value: &Dynamic) -> (usize, usize, usize) {
-    // Only containers and strings are looked into: the type tests are cheap, locks are not.
-    let inner = |item: &Dynamic| {
-        if item.is_array() || item.is_map() || item.is_string() {
-            sizes(item)
-        } else {
-            (0, 0, 0)
-        }
-    };
-    if value.is_array() {
-        let array = value.as_array_ref().expect("an array");
-        return array.iter().fold((array.len(), 0, 0), |(a, m, s), item| {
-            let (ia, im, is) = inner(item);
-            (a + ia, m + im, s + is)
-        });
-    }
-    if value.is_map() {
-        let map = value.as_map_ref().expect("a map");
-        return map.values().fold((0, map.len(), 0), |(a, m, s), item| {
-            let (ia, im, is) = inner(item);
-            (a + ia, m + im, s + is)
-        });
-    }
-    if let Some(s) = value.read_lock::<ImmutableString>() {
-        return (0, 0, s.len());
-    }
-    (0, 0, 0)
+#[inline]
+pub(crate) fn check_size_of(engine: &Engine, value: &Dynamic, pos: Position) -> R<()> {
+    engine
+        .ensure_data_size_within_limits(value)
+        .map_err(|e| super::fill_position(e, pos))
 }
 
 /// An integer of an index, or Rhai's type error.

@@ -60,7 +60,7 @@ fn every_case_gives_the_same_value_or_error_on_both_engines() {
     run_on_big_stack(|| {
         let engine = engine();
         let ast = cases(&engine);
-        let program = Program::compile(&engine, &ast, &[]);
+        let program = Program::compile(&engine, crate::script::natives::RULES, &ast, &[]);
         let mut names: Vec<String> = ast
             .iter_functions()
             .filter(|f| f.name.starts_with("case_"))
@@ -87,7 +87,7 @@ fn every_case_gives_the_same_value_or_error_on_both_engines() {
 #[test]
 fn what_is_not_compiled_is_left_to_the_interpreter_with_its_callers() {
     let engine = engine();
-    let program = Program::compile(&engine, &cases(&engine), &[]);
+    let program = Program::compile(&engine, crate::script::natives::RULES, &cases(&engine), &[]);
     let fallbacks: Vec<String> = program
         .fallbacks
         .iter()
@@ -97,7 +97,7 @@ fn what_is_not_compiled_is_left_to_the_interpreter_with_its_callers() {
         fallbacks,
         [
             "interpreted_caller/0: calls `interpreted_try/0`, which is interpreted",
-            "interpreted_try/0: `try` is not compiled (line 114)",
+            "interpreted_try/0: `try` is not compiled (line 119)",
         ]
     );
     assert!(!program.has("interpreted_try", 0) && program.has("case_calls", 0));

@@ -1,0 +1,175 @@
+//! The view API of bot scripts as a table of native entries (like `natives::NATIVES` for the
+//! rules), so that the bot engine registers them and compiled bot code calls them directly.
+//!
+//! A bot sees its own view only: faces of the cards it remembers, public variables, its own
+//! private ones, and the actions it may try.
+
+use super::api::{self, Card, Player, Slot, arg_value, from_value};
+use super::bots::BotView;
+use super::natives::{NATIVES, Native, Tables, borrow, native, take, view};
+use crate::kernel::{CardIdx, Loc, Seat};
+use rand::RngExt;
+use rhai::{Array, Dynamic, INT, ImmutableString, Map};
+
+fn view_card(c: Option<CardIdx>) -> Dynamic {
+    c.map_or(Dynamic::UNIT, |c| Dynamic::from(Card(c)))
+}
+
+/// The face of a card the bot remembers, read by `read`; `()` for one it does not.
+fn remembered<T: Into<Dynamic>>(v: &BotView, c: Card, read: impl FnOnce(&BotView) -> T) -> Dynamic {
+    match v.0.known.get(c.0.0 as usize) {
+        Some(true) => read(v).into(),
+        _ => Dynamic::UNIT,
+    }
+}
+
+/// The bot engine's tables: the view API, registered after the kernel API (so a bot prints a
+/// card as `card`).
+pub(crate) static BOT_TABLES: Tables = &[BOT_NATIVES, NATIVES];
+
+/// Every function of the bot view API.
+pub(crate) static BOT_NATIVES: &[Native] = &[
+    // A card's index survives reshuffles: a bot prints a card without it.
+    native!("to_string", |c: Card| Ok({
+        let _ = c;
+        "card".to_string()
+    })),
+    native!("to_debug", |c: Card| Ok({
+        let _ = c;
+        "card".to_string()
+    })),
+    native!("get$me", |v: View| Ok(Player(v.0.me))),
+    native!("get$current", |v: View| {
+        Ok(v.0
+            .game
+            .state
+            .current
+            .map_or(Dynamic::UNIT, |s| Dynamic::from(Player(s))))
+    }),
+    native!("get$is_my_turn", |v: View| Ok(
+        v.0.game.state.current == Some(v.0.me)
+    )),
+    native!("get$phase", |v: View| {
+        let g = &v.0.game;
+        Ok(g.table.phase_name(g.state.phase).to_string())
+    }),
+    native!("get$clock", |v: View| Ok(
+        v.0.game.state.clock as f64 / 1000.0
+    )),
+    native!("get$players", |v: View| {
+        Ok((0..v.0.game.state.player_count())
+            .map(|i| Dynamic::from(Player(Seat(i as u8))))
+            .collect::<Array>())
+    }),
+    native!("hand", |v: View, p: Player| {
+        Ok(v.0
+            .game
+            .state
+            .hands
+            .get(p.0.index())
+            .map_or_else(Array::new, |h| h.iter().map(|&c| view_card(c)).collect()))
+    }),
+    native!("known", |v: View, c: Card| {
+        Ok(v.0.known.get(c.0.0 as usize).copied().unwrap_or(false))
+    }),
+    native!("rank", |v: View, c: Card| {
+        Ok(remembered(v, c, |v| {
+            v.0.game.state.face(c.0).rank.short().to_string()
+        }))
+    }),
+    native!("points", |v: View, c: Card| {
+        Ok(remembered(v, c, |v| {
+            let g = &v.0.game;
+            g.table.points_of(g.state.face(c.0)) as INT
+        }))
+    }),
+    native!("owner", |v: View, c: Card| {
+        Ok(match v.0.game.state.cards[c.0.0 as usize].loc {
+            Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
+            Loc::Pile(_) => Dynamic::UNIT,
+        })
+    }),
+    native!("slot", |v: View, c: Card| {
+        Ok(match v.0.game.state.cards[c.0.0 as usize].loc {
+            Loc::Hand { seat, slot } => Dynamic::from(Slot {
+                seat,
+                slot: slot as u32,
+            }),
+            Loc::Pile(_) => Dynamic::UNIT,
+        })
+    }),
+    native!("top", |v: View, pile: Str| {
+        let g = &v.0.game;
+        let id = api::pile_id(g, pile)?;
+        Ok(view_card(g.state.pile(id).last().copied()))
+    }),
+    native!("pile_size", |v: View, pile: Str| {
+        let g = &v.0.game;
+        let id = api::pile_id(g, pile)?;
+        Ok(g.state.pile(id).len() as INT)
+    }),
+    native!("get", |v: View, name: Str| {
+        let g = &v.0.game;
+        match g.table.game_var(name) {
+            Some(i) => Ok(from_value(&g.state.game_vars[i])),
+            None => api::unknown_var(g, name, false),
+        }
+    }),
+    native!("pget", |v: View, p: Player, name: Str| {
+        let g = &v.0.game;
+        let Some(i) = g.table.player_var(name) else {
+            return api::unknown_var(g, name, true);
+        };
+        if !g.table.player_var_visible(i, p.0.index(), v.0.me.index()) {
+            return api::err(format!(
+                "`{name}` is private to each player: a bot sees only its own (declare it `{{ value: …, public: true }}` in variant.yaml if every player may see it)"
+            ));
+        }
+        match g.state.player_vars.get(p.0.index()) {
+            Some(vars) => Ok(from_value(&vars[i])),
+            None => api::err(format!("there is no player in seat {}", p.0.0)),
+        }
+    }),
+    native!("house", |v: View, name: Str| api::house_rule(
+        &v.0.game, name
+    )),
+    native!("get$candidates", |v: View| {
+        Ok(v.0
+            .candidates
+            .iter()
+            .map(|a| {
+                let mut m = Map::new();
+                m.insert(
+                    "action".into(),
+                    Dynamic::from(ImmutableString::from(&*a.name)),
+                );
+                m.insert(
+                    "args".into(),
+                    Dynamic::from(a.args.iter().map(arg_value).collect::<Array>()),
+                );
+                Dynamic::from(m)
+            })
+            .collect::<Array>())
+    }),
+    native!("can", |v: View, action: Str| {
+        Ok(v.0.candidates.iter().any(|a| &*a.name == action))
+    }),
+    native!("random", |v: View| {
+        Ok(v.0
+            .rng
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .random::<f64>())
+    }),
+    native!("pick", |v: View, items: Array| {
+        if items.is_empty() {
+            return Ok(Dynamic::UNIT);
+        }
+        let i =
+            v.0.rng
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .random_range(0..items.len());
+        Ok(items[i].clone())
+    }),
+];
