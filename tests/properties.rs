@@ -109,6 +109,24 @@ fn playout(v: &Variant, seed: u64, players: usize, check_legal: bool) -> (Vec<Mo
         }
         // A refused candidate leaves the game byte-identical.
         let candidates = game.candidates();
+        // The numbered set builds the same actions, and a seat's set is its share of them.
+        let set = game.candidate_set(None);
+        assert_eq!(set.len(), candidates.len());
+        assert!(set.get(set.len()).is_none());
+        for s in 0..players {
+            let seat = Seat(s as u8);
+            let mine: Vec<_> = candidates
+                .iter()
+                .filter(|a| a.seat == seat)
+                .cloned()
+                .collect();
+            assert_eq!(
+                game.candidate_set(Some(seat)).to_vec(),
+                mine,
+                "{}: seat {s}",
+                v.name
+            );
+        }
         if !candidates.is_empty() {
             let probe = &candidates[agent.below(candidates.len())];
             let before = snapshot(&game);

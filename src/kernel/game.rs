@@ -1,10 +1,11 @@
 //! A game: state plus event log, the one checked transition, the game clock, candidate actions
 //! and per-player views. The rules come in through the `Rules` trait.
 
+use super::candidates::Candidates;
 use super::card::CardIdx;
 use super::event::{Audience, CardRef, EventRecord, Payload};
 use super::state::{GameState, Loc, StateError, Timer};
-use super::table::{Actor, ArgDomain, Guard, HouseRuleProblem, Table};
+use super::table::{HouseRuleProblem, Table};
 use super::value::{Seat, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -654,103 +655,13 @@ impl Game {
     /// The actions the variant declares as possible now, before the rules check them.
     /// Every legal action is among them; `legal_actions` keeps those the rules accept.
     pub fn candidates(&self) -> Vec<Action> {
-        let mut out = Vec::new();
-        if self.is_over() {
-            return out;
-        }
-        let st = &self.state;
-        for decl in &self.table.actions {
-            if let Some(phases) = &decl.phases
-                && !phases.contains(&st.phase)
-            {
-                continue;
-            }
-            if !self.guards_hold(&decl.guards, None) {
-                continue;
-            }
-            let actors: Vec<Seat> = match &decl.actor {
-                Actor::Current => st.current.into_iter().collect(),
-                Actor::Anyone => (0..st.player_count()).map(|i| Seat(i as u8)).collect(),
-                Actor::Var(i) => match &st.game_vars[*i] {
-                    Value::Player(s) => vec![*s],
-                    _ => Vec::new(),
-                },
-            };
-            let name = &decl.name;
-            for seat in actors {
-                if !self.guards_hold(&decl.guards, Some(seat)) {
-                    continue;
-                }
-                for form in &decl.forms {
-                    if !self.guards_hold(&form.guards, None)
-                        || !self.guards_hold(&form.guards, Some(seat))
-                    {
-                        continue;
-                    }
-                    // Every combination of the arguments' options, the last argument varying
-                    // fastest: one allocation per action.
-                    let domains: Vec<Vec<Arg>> =
-                        form.args.iter().map(|d| self.domain(d, seat)).collect();
-                    let total: usize = domains.iter().map(Vec::len).product();
-                    out.reserve(total);
-                    let mut at = vec![0usize; domains.len()];
-                    for _ in 0..total {
-                        out.push(Action {
-                            seat,
-                            name: name.clone(),
-                            args: at
-                                .iter()
-                                .zip(&domains)
-                                .map(|(&i, d)| d[i].clone())
-                                .collect(),
-                        });
-                        for k in (0..at.len()).rev() {
-                            at[k] += 1;
-                            if at[k] < domains[k].len() {
-                                break;
-                            }
-                            at[k] = 0;
-                        }
-                    }
-                }
-            }
-        }
-        out
+        self.candidate_set(None).to_vec()
     }
 
-    /// Game-level guards when `actor` is `None`; actor-level guards otherwise.
-    fn guards_hold(&self, guards: &[Guard], actor: Option<Seat>) -> bool {
-        let st = &self.state;
-        guards.iter().all(|g| match (g, actor) {
-            (Guard::VarIs(i, v), None) => &st.game_vars[*i] == v,
-            (Guard::VarIsNot(i, v), None) => &st.game_vars[*i] != v,
-            (Guard::HouseIs(i, v), None) => &st.house[*i] == v,
-            (Guard::PileNotEmpty(p), None) => !st.pile(*p).is_empty(),
-            (Guard::ActorVarIs(i, v), Some(seat)) => &st.player_vars[seat.index()][*i] == v,
-            _ => true,
-        })
-    }
-
-    fn domain(&self, domain: &ArgDomain, actor: Seat) -> Vec<Arg> {
-        let st = &self.state;
-        let slots_of = |seat: Seat| {
-            st.hand(seat)
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.is_some())
-                .map(move |(slot, _)| Arg::Slot {
-                    seat,
-                    slot: slot as u32,
-                })
-        };
-        let seats = (0..st.player_count()).map(|i| Seat(i as u8));
-        match domain {
-            ArgDomain::Word(w) => vec![Arg::Word(w.clone())],
-            ArgDomain::Drawn => vec![Arg::Drawn],
-            ArgDomain::OwnSlot => slots_of(actor).collect(),
-            ArgDomain::OtherSlot => seats.filter(|&s| s != actor).flat_map(slots_of).collect(),
-            ArgDomain::AnySlot => seats.flat_map(slots_of).collect(),
-        }
+    /// The candidates (of `seat` only, when given) as a set that counts them and builds each
+    /// by its number, in `candidates` order.
+    pub fn candidate_set(&self, seat: Option<Seat>) -> Candidates {
+        Candidates::of(self, seat)
     }
 
     /// A copy to try things on: same state, empty log.

@@ -3,6 +3,7 @@
 //! It imports no rhai, no pest and no clap, does no I/O and reads no clock. Rules reach it
 //! through the `Rules` trait; every change to a game goes through `Game::transact`.
 
+pub mod candidates;
 pub mod card;
 pub mod event;
 pub mod game;
@@ -13,6 +14,7 @@ pub mod table;
 pub mod value;
 pub mod view;
 
+pub use candidates::Candidates;
 pub use card::{CardIdx, Face, Rank, Suit};
 pub use event::{Audience, CardRef, EventRecord, Payload};
 pub use game::{Action, Arg, Game, NewGameError, RuleError, Rules, SavedGame, SourcePos};

@@ -38,13 +38,14 @@ impl RandomAgent {
         if game.is_over() {
             return Ok(Step::Stuck);
         }
-        let mut candidates: Vec<Option<Action>> = game.candidates().into_iter().map(Some).collect();
-        if !game.state.timers.is_empty() {
-            candidates.push(None);
-        }
-        candidates.shuffle(&mut self.rng);
-        for candidate in candidates {
-            match candidate {
+        // Shuffled by number (the same order as shuffling the actions themselves), each action
+        // built only when it is tried; the number past the candidates is waiting for a timer.
+        let set = game.candidate_set(None);
+        let waiting = !game.state.timers.is_empty();
+        let mut order: Vec<usize> = (0..set.len() + usize::from(waiting)).collect();
+        order.shuffle(&mut self.rng);
+        for i in order {
+            match set.get(i) {
                 None => {
                     game.run_out(rules)?;
                     return Ok(Step::Waited);

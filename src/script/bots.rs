@@ -328,11 +328,7 @@ impl BotBook {
         let known = (0..game.state.cards.len())
             .map(|i| self.remembers(bot, game, CardIdx(i as u16)))
             .collect();
-        let candidates = game
-            .candidates()
-            .into_iter()
-            .filter(|a| a.seat == bot.seat)
-            .collect();
+        let candidates = game.candidate_set(Some(bot.seat)).to_vec();
         let view = BotView(Arc::new(ViewData {
             me: bot.seat,
             known,

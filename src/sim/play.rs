@@ -306,16 +306,13 @@ fn seated_game(
                     }
                 }
                 _ => {
-                    let mut options: Vec<Option<crate::kernel::Action>> = game
-                        .candidates()
-                        .into_iter()
-                        .filter(|a| a.seat == seat)
-                        .map(Some)
-                        .collect();
-                    options.push(None);
-                    options.shuffle(&mut rng);
-                    for option in options {
-                        let Some(action) = option else { break };
+                    // By number, as `RandomAgent` does; the number past the seat's candidates
+                    // is waiting.
+                    let set = game.candidate_set(Some(seat));
+                    let mut order: Vec<usize> = (0..=set.len()).collect();
+                    order.shuffle(&mut rng);
+                    for i in order {
+                        let Some(action) = set.get(i) else { break };
                         match game.apply(rules, &action) {
                             Ok(()) => {
                                 acted = true;
