@@ -128,7 +128,16 @@ pub(super) fn compile(
     fallbacks.sort_by(|a, b| a.function.cmp(&b.function));
     Program {
         fns,
-        script: names.script,
+        script: names
+            .script
+            .iter()
+            .fold(HashMap::new(), |mut by_name, ((name, arity), &id)| {
+                by_name
+                    .entry(name.to_string())
+                    .or_insert_with(Vec::new)
+                    .push((*arity, id));
+                by_name
+            }),
         fallbacks,
         natives,
     }
@@ -767,6 +776,19 @@ impl Compiler<'_> {
 
     /// Whether a method name is one of the scripts' own functions (called as `x.f()`, which
     /// binds `this`: not compiled).
+    /// An operand that is a local variable or a constant, read in place.
+    fn pure_read(&self, e: &Expr) -> Option<PureRead> {
+        Some(match e {
+            Expr::Variable(v, ..) if v.2.is_empty() => PureRead::Local(self.lookup(&v.1)?),
+            Expr::DynamicConstant(v, _) => PureRead::Constant((**v).clone()),
+            Expr::BoolConstant(b, _) => PureRead::Constant(Dynamic::from(*b)),
+            Expr::IntegerConstant(n, _) => PureRead::Constant(Dynamic::from(*n)),
+            Expr::StringConstant(s, _) => PureRead::Constant(Dynamic::from(s.clone())),
+            Expr::Unit(_) => PureRead::Constant(Dynamic::UNIT),
+            _ => return None,
+        })
+    }
+
     /// The engine's native entries.
     pub(super) fn natives(&self) -> Tables {
         self.natives
@@ -858,6 +880,20 @@ impl Compiler<'_> {
         if let (None, Some((slot, false))) = (&call.op_token, first_local) {
             return Ok(by_reference(site, slot, args, pos));
         }
+        if call.op_token.is_some()
+            && let [x, y] = &call.args[..]
+            && let (Some(x), Some(y)) = (self.pure_read(x), self.pure_read(y))
+        {
+            // Both operands read without side effects: looked at in place, copied only for
+            // Rhai's own call.
+            return Ok(Box::new(move |f| {
+                if let Some(v) = ops::fast_binary(&site, x.get(f), y.get(f)) {
+                    return Ok(v);
+                }
+                let (mut a, mut b) = (x.get(f).clone(), y.get(f).clone());
+                site.call(f, &mut [&mut a, &mut b], pos)
+            }));
+        }
         Ok(match <[Eval; 2]>::try_from(args) {
             Ok([a, b]) if call.op_token.is_some() => Box::new(move |f| {
                 let (a, b) = (a(f)?, b(f)?);
@@ -883,6 +919,22 @@ impl Compiler<'_> {
                 }),
             },
         })
+    }
+}
+
+/// An operand read without side effects: a local variable or a constant.
+enum PureRead {
+    Local(usize),
+    Constant(Dynamic),
+}
+
+impl PureRead {
+    #[inline]
+    fn get<'f>(&'f self, f: &'f Frame<'_>) -> &'f Dynamic {
+        match self {
+            PureRead::Local(slot) => f.slot_ref(*slot),
+            PureRead::Constant(v) => v,
+        }
     }
 }
 

@@ -162,20 +162,44 @@ impl Chain {
         if let (Root::Local(slot), [link]) = (&self.root, &self.links[..]) {
             match link {
                 Link::Method { site, args, pos } if args.len() <= 3 => {
-                    let mut values: rhai::StaticVec<Dynamic> = rhai::StaticVec::new();
-                    for a in args {
-                        values.push(a(f)?);
-                    }
                     let at = f.base + slot;
-                    let mut target = std::mem::take(&mut f.stack[at]);
-                    let result = {
-                        let mut refs: rhai::StaticVec<&mut Dynamic> = rhai::StaticVec::new();
-                        refs.push(&mut target);
-                        refs.extend(values.iter_mut());
-                        site.call(f, &mut refs, *pos)
+                    let (mut target, result) = match &args[..] {
+                        [] => {
+                            let mut target = std::mem::take(&mut f.stack[at]);
+                            let result = site.call(f, &mut [&mut target], *pos);
+                            (target, result)
+                        }
+                        [a] => {
+                            let mut a = a(f)?;
+                            let mut target = std::mem::take(&mut f.stack[at]);
+                            let result = site.call(f, &mut [&mut target, &mut a], *pos);
+                            (target, result)
+                        }
+                        [a, b] => {
+                            let mut a = a(f)?;
+                            let mut b = b(f)?;
+                            let mut target = std::mem::take(&mut f.stack[at]);
+                            let result = site.call(f, &mut [&mut target, &mut a, &mut b], *pos);
+                            (target, result)
+                        }
+                        [a, b, c] => {
+                            let mut a = a(f)?;
+                            let mut b = b(f)?;
+                            let mut c = c(f)?;
+                            let mut target = std::mem::take(&mut f.stack[at]);
+                            let refs = &mut [&mut target, &mut a, &mut b, &mut c];
+                            let result = site.call(f, refs, *pos);
+                            (target, result)
+                        }
+                        _ => unreachable!("at most three arguments"),
                     };
-                    let checked = ops::check_size_of(f.engine, &target, *pos);
-                    f.stack[at] = target;
+                    // Only a container or a string can have grown.
+                    let checked = if target.is_array() || target.is_map() || target.is_string() {
+                        ops::check_size_of(f.engine, &target, *pos)
+                    } else {
+                        Ok(())
+                    };
+                    f.stack[at] = std::mem::take(&mut target);
                     checked?;
                     return result;
                 }

@@ -58,8 +58,9 @@ pub(crate) type FnId = usize;
 pub(crate) struct Program {
     /// `None` for a function left to the interpreter.
     fns: Vec<Option<CompiledFn>>,
-    /// The entry script's functions by name and arity.
-    script: HashMap<(ImmutableString, usize), FnId>,
+    /// The entry script's functions by name, each with its arity (looked up without a copy of
+    /// the name on every hook call).
+    script: HashMap<String, Vec<(usize, FnId)>>,
     /// The functions left to the interpreter, sorted.
     pub(crate) fallbacks: Vec<Fallback>,
     /// The native entries the engine registers (`natives::NATIVES`, or the bots' table).
@@ -96,6 +97,12 @@ impl<'a> Frame<'a> {
     fn slot(&mut self, slot: usize) -> &mut Dynamic {
         let at = self.base + slot;
         &mut self.stack[at]
+    }
+
+    /// A local variable of the running function, to read.
+    #[inline]
+    fn slot_ref(&self, slot: usize) -> &Dynamic {
+        &self.stack[self.base + slot]
     }
 
     /// Count one operation (a call, a loop round) against the limit and the time limit.
@@ -198,9 +205,16 @@ impl Program {
 
     /// Whether the entry script's function `name` with `arity` parameters is compiled.
     pub(crate) fn has(&self, name: &str, arity: usize) -> bool {
-        self.script
-            .get(&(ImmutableString::from(name), arity))
-            .is_some_and(|&id| self.fns[id].is_some())
+        self.find(name, arity)
+            .is_some_and(|id| self.fns[id].is_some())
+    }
+
+    fn find(&self, name: &str, arity: usize) -> Option<FnId> {
+        let overloads = self.script.get(name)?;
+        overloads
+            .iter()
+            .find(|&&(n, _)| n == arity)
+            .map(|&(_, id)| id)
     }
 
     /// Call the entry script's function `name`, or `None` when it is not compiled (the caller
@@ -212,9 +226,7 @@ impl Program {
         name: &str,
         args: Vec<Dynamic>,
     ) -> Option<R<Dynamic>> {
-        let &id = self
-            .script
-            .get(&(ImmutableString::from(name), args.len()))?;
+        let id = self.find(name, args.len())?;
         self.fns[id].as_ref()?;
         let mut frame = Frame {
             stack: args,

@@ -10,9 +10,51 @@ use rhai::{Dynamic, Engine, EvalAltResult, INT, ImmutableString, Position};
 /// A call site of a native function: its name, and the table entries of that name and arity.
 pub(crate) struct Site {
     name: ImmutableString,
+    /// The operator it is, for the in-place paths.
+    op: Op,
     natives: Vec<&'static Native>,
     /// Whether an entry takes `Any` (then `==` of unlike types is not decided in place).
     any: bool,
+}
+
+/// The operators done in place on built-in types.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Range,
+    RangeInclusive,
+    Other,
+}
+
+impl Op {
+    fn of(name: &str) -> Op {
+        match name {
+            "+" => Op::Add,
+            "-" => Op::Sub,
+            "*" => Op::Mul,
+            "/" => Op::Div,
+            "%" => Op::Rem,
+            "==" => Op::Eq,
+            "!=" => Op::Ne,
+            "<" => Op::Lt,
+            "<=" => Op::Le,
+            ">" => Op::Gt,
+            ">=" => Op::Ge,
+            ".." => Op::Range,
+            "..=" => Op::RangeInclusive,
+            _ => Op::Other,
+        }
+    }
 }
 
 impl Site {
@@ -33,6 +75,7 @@ impl Site {
         let any = natives.iter().any(|n| n.params.contains(&Ty::Any));
         Site {
             name: name.into(),
+            op: Op::of(name),
             natives,
             any,
         }
@@ -153,30 +196,33 @@ pub(crate) fn binary(
 /// `op` on the types Rhai has built in, when the result needs no error (`None`: ask Rhai, which
 /// also makes the error of an overflow or a division by zero).
 #[inline]
-fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
-    let op = site.name.as_str();
+pub(crate) fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
+    let op = site.op;
+    if op == Op::Other {
+        return None;
+    }
     if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
         return Some(match op {
-            "+" => x.checked_add(y)?.into(),
-            "-" => x.checked_sub(y)?.into(),
-            "*" => x.checked_mul(y)?.into(),
-            "/" if y != 0 => x.checked_div(y)?.into(),
-            "%" if y != 0 => x.checked_rem(y)?.into(),
-            "==" => (x == y).into(),
-            "!=" => (x != y).into(),
-            "<" => (x < y).into(),
-            "<=" => (x <= y).into(),
-            ">" => (x > y).into(),
-            ">=" => (x >= y).into(),
-            ".." => Dynamic::from(x..y),
-            "..=" => Dynamic::from(x..=y),
+            Op::Add => x.checked_add(y)?.into(),
+            Op::Sub => x.checked_sub(y)?.into(),
+            Op::Mul => x.checked_mul(y)?.into(),
+            Op::Div if y != 0 => x.checked_div(y)?.into(),
+            Op::Rem if y != 0 => x.checked_rem(y)?.into(),
+            Op::Eq => (x == y).into(),
+            Op::Ne => (x != y).into(),
+            Op::Lt => (x < y).into(),
+            Op::Le => (x <= y).into(),
+            Op::Gt => (x > y).into(),
+            Op::Ge => (x >= y).into(),
+            Op::Range => Dynamic::from(x..y),
+            Op::RangeInclusive => Dynamic::from(x..=y),
             _ => return None,
         });
     }
     if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
         return match op {
-            "==" => Some((x == y).into()),
-            "!=" => Some((x != y).into()),
+            Op::Eq => Some((x == y).into()),
+            Op::Ne => Some((x != y).into()),
             _ => None,
         };
     }
@@ -186,9 +232,9 @@ fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
             b.read_lock::<ImmutableString>()?,
         );
         return match op {
-            "==" => Some((*x == *y).into()),
-            "!=" => Some((*x != *y).into()),
-            "+" if x.len() + y.len() <= MAX_STRING_BYTES => Some(Dynamic::from(&*x + &*y)),
+            Op::Eq => Some((*x == *y).into()),
+            Op::Ne => Some((*x != *y).into()),
+            Op::Add if x.len() + y.len() <= MAX_STRING_BYTES => Some(Dynamic::from(&*x + &*y)),
             _ => None,
         };
     }
@@ -197,8 +243,8 @@ fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
     if (a.is_unit() || b.is_unit()) && !site.any {
         let same = a.is_unit() && b.is_unit();
         return match op {
-            "==" => Some(same.into()),
-            "!=" => Some((!same).into()),
+            Op::Eq => Some(same.into()),
+            Op::Ne => Some((!same).into()),
             _ => None,
         };
     }
