@@ -212,7 +212,7 @@ fn payload(
     } else if let Some(m) = d.read_lock::<Map>() {
         Payload::Map(
             m.iter()
-                .map(|(k, v)| Ok((k.to_string(), nested(v, k)?)))
+                .map(|(k, v)| Ok((String::from(k.as_str()), nested(v, k)?)))
                 .collect::<R<_>>()?,
         )
     } else {
@@ -429,7 +429,8 @@ pub(super) fn emit(g: &GameHandle, name: &str, to: Audience, fields: Map) -> R<(
             .iter()
             .map(|(k, v)| {
                 Ok((
-                    k.to_string(),
+                    // Not `to_string`: no formatting machinery for a copy.
+                    String::from(k.as_str()),
                     payload(&game, v, audience, &|| k.to_string(), 1)?,
                 ))
             })
