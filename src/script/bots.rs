@@ -434,12 +434,18 @@ fn register(engine: &mut Engine) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_bot_prints_a_card_without_its_index() {
+    /// The engine bot scripts run on.
+    fn bot_engine() -> Engine {
         let root =
             crate::script::files::RulesRoot::new(Path::new(".")).expect("the package folder");
         let mut engine = crate::script::sandboxed_engine(&root);
         register(&mut engine);
+        engine
+    }
+
+    #[test]
+    fn a_bot_prints_a_card_without_its_index() {
+        let engine = bot_engine();
         let mut scope = Scope::new();
         scope.push("c", Card(CardIdx(17)));
         let text: String = engine
@@ -451,10 +457,7 @@ mod tests {
     /// A view API script run by both engines on a view with one candidate: the same text.
     #[test]
     fn the_view_api_reads_the_same_on_both_engines() {
-        let root =
-            crate::script::files::RulesRoot::new(Path::new(".")).expect("the package folder");
-        let mut engine = crate::script::sandboxed_engine(&root);
-        register(&mut engine);
+        let engine = bot_engine();
         let script = r#"
             fn look(view) {
                 let c = view.candidates[0];
@@ -476,40 +479,25 @@ mod tests {
             name: "draw".into(),
             args: vec![Arg::Int(2)],
         }];
-        let interpreted: String = engine
-            .call_fn(&mut Scope::new(), &ast, "look", (view.clone(),))
-            .expect("the interpreter runs it");
-        let compiled = super::super::with_deadline(|| {
-            program.call(
-                &engine,
-                &super::super::COMPILED_LIMITS,
-                "look",
-                vec![Dynamic::from(view)],
-            )
-        })
-        .expect("`look` is compiled")
-        .expect("compiled code runs it")
-        .into_string()
-        .expect("a string");
+        // The text `name(arg)` gives on the interpreter, and on compiled code.
+        let both = |name: &str, arg: Dynamic| {
+            let interpreted: String = engine
+                .call_fn(&mut Scope::new(), &ast, name, (arg.clone(),))
+                .expect("the interpreter runs it");
+            let compiled = super::super::with_deadline(|| {
+                program.call(&engine, &super::super::COMPILED_LIMITS, name, vec![arg])
+            })
+            .expect("the function is compiled")
+            .expect("compiled code runs it")
+            .into_string()
+            .expect("a string");
+            (interpreted, compiled)
+        };
+        let (interpreted, compiled) = both("look", Dynamic::from(view));
         assert_eq!(interpreted, "string draw [2] true false seat#0 false 0 ");
         assert_eq!(compiled, interpreted);
         // The bots' `to_string` of a card hides the kernel API's, on both engines.
-        let card = Card(CardIdx(3));
-        let interpreted: String = engine
-            .call_fn(&mut Scope::new(), &ast, "show", (card,))
-            .expect("the interpreter runs it");
-        let compiled = super::super::with_deadline(|| {
-            program.call(
-                &engine,
-                &super::super::COMPILED_LIMITS,
-                "show",
-                vec![Dynamic::from(card)],
-            )
-        })
-        .expect("`show` is compiled")
-        .expect("compiled code runs it")
-        .into_string()
-        .expect("a string");
+        let (interpreted, compiled) = both("show", Dynamic::from(Card(CardIdx(3))));
         assert_eq!(
             (interpreted.as_str(), compiled.as_str()),
             ("card true", "card true")

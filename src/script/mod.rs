@@ -232,12 +232,11 @@ impl Variant {
         hook: &str,
         mut args: Vec<Dynamic>,
     ) -> Result<Dynamic, RuleError> {
-        let handle = GameHandle(Arc::new(Mutex::new(std::mem::take(game))));
-        let lent = Lent {
-            game,
-            handle: handle.clone(),
-        };
-        args.insert(0, Dynamic::from(handle));
+        let lent = Lent::new(game);
+        let mut all = Vec::with_capacity(args.len() + 1);
+        all.push(Dynamic::from(lent.handle.clone()));
+        all.append(&mut args);
+        let args = all;
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             with_deadline(|| {
@@ -307,10 +306,31 @@ struct Lent<'a> {
     handle: GameHandle,
 }
 
+thread_local! {
+    /// A handle no script holds any more, kept for the next call on this thread: lending a game
+    /// then allocates nothing (the handle holds an empty game between calls).
+    static SPARE_HANDLE: std::cell::RefCell<Option<GameHandle>> = const { std::cell::RefCell::new(None) };
+}
+
+impl<'a> Lent<'a> {
+    /// Move the game into a shared handle (its place keeps the handle's empty game).
+    fn new(game: &'a mut Game) -> Lent<'a> {
+        let handle = SPARE_HANDLE
+            .with(|spare| spare.borrow_mut().take())
+            .unwrap_or_else(|| GameHandle(Arc::new(Mutex::new(Game::default()))));
+        std::mem::swap(game, &mut *handle.lock());
+        Lent { game, handle }
+    }
+}
+
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
-        let mut shared = self.handle.0.lock().unwrap_or_else(|e| e.into_inner());
-        *self.game = std::mem::take(&mut *shared);
+        std::mem::swap(self.game, &mut *self.handle.lock());
+        // Kept only when nothing else holds it, so no script value can reach the next game.
+        if Arc::strong_count(&self.handle.0) == 1 {
+            let handle = self.handle.clone();
+            SPARE_HANDLE.with(|spare| *spare.borrow_mut() = Some(handle));
+        }
     }
 }
 
