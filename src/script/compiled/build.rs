@@ -1016,48 +1016,38 @@ fn looped(flow: R<Flow>) -> R<Option<Flow>> {
     }
 }
 
+/// Run `round` for each item, with its counter; `Some` when a round left the loop.
+fn each(f: &mut Frame<'_>, items: impl Iterator<Item = Dynamic>, round: &Round) -> R<Option<Flow>> {
+    for (i, item) in items.enumerate() {
+        if let Some(flow) = round(f, item, i)? {
+            return Ok(Some(flow));
+        }
+    }
+    Ok(None)
+}
+
 /// Run `round` for each item of an array, range or string; `Some` when a round left the loop.
 fn for_each(f: &mut Frame<'_>, items: Dynamic, pos: Position, round: &Round) -> R<Option<Flow>> {
     let items = items.flatten();
     if items.is_array() {
         let array = items.into_array().expect("an array");
-        for (i, item) in array.into_iter().enumerate() {
-            if let Some(flow) = round(f, item, i)? {
-                return Ok(Some(flow));
-            }
-        }
-        return Ok(None);
+        return each(f, array.into_iter(), round);
     }
     if let Some(range) = items
         .read_lock::<std::ops::Range<rhai::INT>>()
         .map(|r| r.clone())
     {
-        for (i, n) in range.enumerate() {
-            if let Some(flow) = round(f, Dynamic::from(n), i)? {
-                return Ok(Some(flow));
-            }
-        }
-        return Ok(None);
+        return each(f, range.map(Dynamic::from), round);
     }
     if let Some(range) = items
         .read_lock::<std::ops::RangeInclusive<rhai::INT>>()
         .map(|r| r.clone())
     {
-        for (i, n) in range.enumerate() {
-            if let Some(flow) = round(f, Dynamic::from(n), i)? {
-                return Ok(Some(flow));
-            }
-        }
-        return Ok(None);
+        return each(f, range.map(Dynamic::from), round);
     }
     if items.is_string() {
         let s = items.into_immutable_string().expect("a string");
-        for (i, c) in s.chars().enumerate() {
-            if let Some(flow) = round(f, Dynamic::from(c), i)? {
-                return Ok(Some(flow));
-            }
-        }
-        return Ok(None);
+        return each(f, s.chars().map(Dynamic::from), round);
     }
     Err(EvalAltResult::ErrorFor(pos).into())
 }
