@@ -774,8 +774,6 @@ impl Compiler<'_> {
         }
     }
 
-    /// Whether a method name is one of the scripts' own functions (called as `x.f()`, which
-    /// binds `this`: not compiled).
     /// An operand that is a local variable or a constant, read in place.
     fn pure_read(&self, e: &Expr) -> Option<PureRead> {
         Some(match e {
@@ -794,6 +792,8 @@ impl Compiler<'_> {
         self.natives
     }
 
+    /// Whether a method name is one of the scripts' own functions (called as `x.f()`, which
+    /// binds `this`: not compiled).
     pub(super) fn is_script_fn(&self, name: &str, arity: usize) -> bool {
         let key = (ImmutableString::from(name), arity);
         self.own_fn(&key).is_some()

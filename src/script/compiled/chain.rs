@@ -163,7 +163,7 @@ impl Chain {
             match link {
                 Link::Method { site, args, pos } if args.len() <= 3 => {
                     let at = f.base + slot;
-                    let (mut target, result) = match &args[..] {
+                    let (target, result) = match &args[..] {
                         [] => {
                             let mut target = std::mem::take(&mut f.stack[at]);
                             let result = site.call(f, &mut [&mut target], *pos);
@@ -199,7 +199,7 @@ impl Chain {
                     } else {
                         Ok(())
                     };
-                    f.stack[at] = std::mem::take(&mut target);
+                    f.stack[at] = target;
                     checked?;
                     return result;
                 }
