@@ -97,28 +97,38 @@ impl Candidates {
     /// Candidate number `i` (the last argument varies fastest), or `None` past the end.
     pub fn get(&self, mut i: usize) -> Option<Action> {
         for block in &self.blocks {
-            if i >= block.count {
-                i -= block.count;
-                continue;
+            if i < block.count {
+                return Some(block.action(i));
             }
-            // Mixed radix, the last argument the lowest digit.
-            let mut args = vec![Arg::Drawn; block.domains.len()];
-            for (arg, options) in args.iter_mut().zip(&block.domains).rev() {
-                *arg = options[i % options.len()].clone();
-                i /= options.len();
-            }
-            return Some(Action {
-                seat: block.seat,
-                name: block.name.clone(),
-                args,
-            });
+            i -= block.count;
         }
         None
     }
 
     /// Every candidate, in order.
     pub fn to_vec(&self) -> Vec<Action> {
-        (0..self.len).filter_map(|i| self.get(i)).collect()
+        let mut out = Vec::with_capacity(self.len);
+        for block in &self.blocks {
+            out.extend((0..block.count).map(|i| block.action(i)));
+        }
+        out
+    }
+}
+
+impl Block {
+    /// Combination `i` of the block (`i < count`): a mixed-radix number, the last argument the
+    /// lowest digit.
+    fn action(&self, mut i: usize) -> Action {
+        let mut args = vec![Arg::Drawn; self.domains.len()];
+        for (arg, options) in args.iter_mut().zip(&self.domains).rev() {
+            *arg = options[i % options.len()].clone();
+            i /= options.len();
+        }
+        Action {
+            seat: self.seat,
+            name: self.name.clone(),
+            args,
+        }
     }
 }
 
