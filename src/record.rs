@@ -163,7 +163,12 @@ impl<'a> Recorder<'a> {
         }
         let mut thens = Vec::new();
         for (i, name) in st.players.iter().enumerate() {
-            thens.push(format!("{name} holds {}", hand_text(game, Seat(i as u8))));
+            // A hand with no slots left is said by count: there is no list to write.
+            let hand = match st.hand(Seat(i as u8)).is_empty() {
+                true => "0 cards".to_string(),
+                false => hand_text(game, Seat(i as u8)),
+            };
+            thens.push(format!("{name} holds {hand}"));
         }
         if let Some(discard) = table.discard_pile {
             thens.push(match st.pile(discard).last() {
