@@ -101,6 +101,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
 
+pub mod allocator;
 mod cli;
 pub mod coverage;
 pub mod kernel;

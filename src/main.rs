@@ -2,7 +2,7 @@
 
 // Rule scripts allocate many small values; mimalloc is markedly faster than the system allocator.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: deckspec::allocator::Allocator = deckspec::allocator::Allocator;
 
 fn main() {
     std::process::exit(deckspec::command_line());
