@@ -435,7 +435,10 @@ impl Game {
             fn drop(&mut self) {
                 if let Some((table, state, mark, log_start)) = self.saved.take() {
                     self.game.table = table;
-                    self.game.state = state;
+                    // Copied back rather than swapped in: the live state keeps its own memory
+                    // (a spare's vectors may have grown in other games), the copy goes back.
+                    self.game.state.clone_from(&state);
+                    super::snapshot::recycle(state);
                     if self.game.log_start == log_start {
                         self.game.log.truncate(mark);
                     }
@@ -445,7 +448,7 @@ impl Game {
         }
         let saved = (
             self.table.clone(),
-            self.state.clone(),
+            super::snapshot::copy_of(&self.state),
             self.log.len(),
             self.log_start,
         );
@@ -456,8 +459,10 @@ impl Game {
             outer,
         };
         let result = f(guard.game);
-        if result.is_ok() {
-            guard.saved = None;
+        if result.is_ok()
+            && let Some((_, state, ..)) = guard.saved.take()
+        {
+            super::snapshot::recycle(state);
         }
         result
     }
@@ -668,18 +673,29 @@ impl Game {
     pub fn trial(&self) -> Game {
         Game {
             table: self.table.clone(),
-            state: self.state.clone(),
+            state: super::snapshot::copy_of(&self.state),
             log: Vec::new(),
             log_start: self.event_count(),
             step: StepBudget::default(),
         }
     }
 
+    /// Give back a game no longer needed (a trial, say): its state's memory serves the next
+    /// copies this thread makes (`trial`, and the copy each checked step keeps).
+    pub fn recycle(self) {
+        super::snapshot::recycle(self.state);
+    }
+
     /// The candidates the rules accept now (each tried on a copy of the game).
     pub fn legal_actions(&self, rules: &dyn Rules) -> Vec<Action> {
         self.candidates()
             .into_iter()
-            .filter(|a| self.trial().apply(rules, a).is_ok())
+            .filter(|a| {
+                let mut trial = self.trial();
+                let accepted = trial.apply(rules, a).is_ok();
+                trial.recycle();
+                accepted
+            })
             .collect()
     }
 }

@@ -9,6 +9,7 @@ pub mod event;
 pub mod game;
 pub mod limits;
 pub mod playout;
+mod snapshot;
 pub mod state;
 pub mod table;
 pub mod value;

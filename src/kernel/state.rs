@@ -67,8 +67,9 @@ pub struct Outcome {
     pub reason: String,
 }
 
-/// Everything that changes during a game, except the event log.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Everything that changes during a game, except the event log. (Its `Clone` is in
+/// `snapshot.rs`: `clone_from` reuses the copy's memory.)
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
     /// Player names in seat order, as given to `Game::new`; distinct. Shared between copies.
     pub players: Arc<Vec<String>>,
@@ -87,7 +88,7 @@ pub struct GameState {
     pub clock: u64,
     /// The running timers, in the order they were set (not by deadline).
     pub timers: Vec<Timer>,
-    timer_seq: u64,
+    pub(super) timer_seq: u64,
     /// The game's seeded generator: shuffles and every random choice of the rules. Seeded from
     /// `Game::new`'s seed, so the same seed and actions replay the same game.
     pub rng: ChaCha8Rng,

@@ -329,13 +329,14 @@ impl BotBook {
             .map(|i| self.remembers(bot, game, CardIdx(i as u16)))
             .collect();
         let candidates = game.candidate_set(Some(bot.seat)).to_vec();
-        let view = BotView(Arc::new(ViewData {
+        let data = Arc::new(ViewData {
             me: bot.seat,
             known,
             game: game.trial(),
             candidates,
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(bot.rng.random())),
-        }));
+        });
+        let view = BotView(data.clone());
         let params = Dynamic::from(self.levels[&bot.level].params.clone());
         let mut scope = Scope::new();
         let result = super::with_deadline(|| {
@@ -368,6 +369,21 @@ impl BotBook {
                 )),
             }
         })?;
+        let action = self.action_of(result, bot, game);
+        // The script is done with the view: its copy of the game serves the next copies.
+        if let Ok(data) = Arc::try_unwrap(data) {
+            data.game.recycle();
+        }
+        action
+    }
+
+    /// The action a bot's `decide` returned (`None` for `()`).
+    fn action_of(
+        &self,
+        result: Dynamic,
+        bot: &Bot,
+        game: &Game,
+    ) -> Result<Option<Action>, RuleError> {
         if result.is_unit() {
             return Ok(None);
         }
