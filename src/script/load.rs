@@ -602,7 +602,7 @@ impl Variant {
                 "variant.yaml declares timers, but the script defines no `fn on_timer(game, name, player)`".into(),
             ));
         }
-        let mut action_hooks = HashMap::new();
+        let mut action_hooks = super::compiled::FastMap::default();
         for action in &table.actions {
             let hook = format!("on_{}", action.name);
             if missing(&hook, 3) {

@@ -127,7 +127,7 @@ pub struct Variant {
     /// Script sources by the name Rhai reports them under, for diagnostics.
     sources: HashMap<String, (PathBuf, String)>,
     /// Script hook names by action name (`snap` → `on_snap`).
-    action_hooks: HashMap<String, String>,
+    action_hooks: compiled::FastMap<String, String>,
     hooks: HashSet<(String, usize)>,
     entry: String,
     /// What counts the nodes its hooks run, when loaded for coverage.

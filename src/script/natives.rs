@@ -54,6 +54,13 @@ impl Ty {
         }
     }
 
+    /// Whether an entry consumes an argument passed for the parameter (other than the first):
+    /// strings, containers and `Any` values are moved out; the rest are copied out of it.
+    #[inline]
+    pub(crate) fn consumes(self) -> bool {
+        matches!(self, Ty::Str | Ty::Array | Ty::Map | Ty::Any)
+    }
+
     /// Whether a value can be passed for the parameter: the check Rhai's dispatch makes (the
     /// value's own type, a shared value's inner one), and `Any` admits every value.
     #[inline]
@@ -101,7 +108,8 @@ const MAX_DYNAMIC_PARAMETERS: usize = 16;
 /// for some of them, from the last argument backwards in Rhai's order. (A function the scripts
 /// define with the same name and arity comes before any entry in Rhai: that is the caller's to
 /// check.)
-#[inline]
+/// (The reference for `resolve_ordered`, which runs.)
+#[cfg(test)]
 pub(crate) fn resolve_among(
     candidates: &[&'static Native],
     args: &[&mut Dynamic],
@@ -134,6 +142,41 @@ pub(crate) fn resolve_among(
                     }
                 })
         })
+    })
+}
+
+/// The same entries in the order Rhai's dispatch tries them, for `resolve_ordered`: an entry
+/// matches under exactly one of `resolve_among`'s masks (the set of its `Any` parameters), so
+/// trying the entries by that mask, ties in their given order, finds what the masks find without
+/// trying each mask. An entry with `Any` beyond the parameters Rhai tries as `Dynamic` can never
+/// match, and is left out.
+pub(crate) fn rhai_order(mut candidates: Vec<&'static Native>) -> Vec<&'static Native> {
+    let mask = |f: &Native| -> Option<u32> {
+        let n = f.params.len();
+        let dynamic = n.min(MAX_DYNAMIC_PARAMETERS);
+        f.params
+            .iter()
+            .enumerate()
+            .filter(|&(_, &ty)| ty == Ty::Any)
+            .try_fold(0u32, |mask, (i, _)| {
+                (i < dynamic).then(|| mask | (1 << (dynamic - 1 - i)))
+            })
+    };
+    candidates.retain(|f| mask(f).is_some());
+    // A stable sort: entries with the same mask keep their order.
+    candidates.sort_by_key(|f| mask(f));
+    candidates
+}
+
+/// The entry a call resolves to among candidates in `rhai_order`: the first whose every
+/// parameter admits its argument (what `resolve_among` finds).
+#[inline]
+pub(crate) fn resolve_ordered(
+    ordered: &[&'static Native],
+    args: &[&mut Dynamic],
+) -> Option<&'static Native> {
+    ordered.iter().copied().find(|f| {
+        f.params.len() == args.len() && f.params.iter().zip(args).all(|(&ty, arg)| ty.admits(arg))
     })
 }
 
@@ -708,6 +751,52 @@ mod tests {
                 native.params,
                 found.params
             );
+        }
+    }
+
+    #[test]
+    fn rhai_order_resolves_as_the_masks_do() {
+        use std::collections::BTreeSet;
+        let tys = [
+            Ty::Game,
+            Ty::Player,
+            Ty::Card,
+            Ty::Slot,
+            Ty::Located,
+            Ty::Int,
+            Ty::Bool,
+            Ty::Str,
+            Ty::Array,
+            Ty::Map,
+            Ty::Unit,
+            Ty::Any,
+            Ty::View,
+        ];
+        for table in TABLES {
+            let groups: BTreeSet<(&str, usize)> =
+                table.iter().map(|n| (n.name, n.params.len())).collect();
+            for (name, arity) in groups {
+                let candidates: Vec<&'static Native> = table
+                    .iter()
+                    .filter(|f| f.name == name && f.params.len() == arity)
+                    .collect();
+                let ordered = rhai_order(candidates.clone());
+                // Every combination of argument types (`Any` stands for a float: no entry's own).
+                let combinations = tys.len().pow(arity as u32);
+                for mut k in 0..combinations {
+                    let mut values: Vec<Dynamic> = (0..arity)
+                        .map(|_| {
+                            let ty = tys[k % tys.len()];
+                            k /= tys.len();
+                            sample(ty)
+                        })
+                        .collect();
+                    let refs: Vec<&mut Dynamic> = values.iter_mut().collect();
+                    let by_masks = resolve_among(&candidates, &refs).map(|n| n.params);
+                    let by_order = resolve_ordered(&ordered, &refs).map(|n| n.params);
+                    assert_eq!(by_order, by_masks, "`{name}` with {refs:?}");
+                }
+            }
         }
     }
 

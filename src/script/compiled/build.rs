@@ -128,16 +128,16 @@ pub(super) fn compile(
     fallbacks.sort_by(|a, b| a.function.cmp(&b.function));
     Program {
         fns,
-        script: names
-            .script
-            .iter()
-            .fold(HashMap::new(), |mut by_name, ((name, arity), &id)| {
+        script: names.script.iter().fold(
+            super::FastMap::default(),
+            |mut by_name, ((name, arity), &id)| {
                 by_name
                     .entry(name.to_string())
                     .or_insert_with(Vec::new)
                     .push((*arity, id));
                 by_name
-            }),
+            },
+        ),
         fallbacks,
         natives,
     }
@@ -774,6 +774,28 @@ impl Compiler<'_> {
         }
     }
 
+    /// For each argument of a native call, its local variable when the call may read it where
+    /// it is instead of a copy: a plain local that no other argument mentions (so evaluating
+    /// the others, first, in order, cannot change it).
+    pub(super) fn lendable(&self, args: &[Expr]) -> Vec<Option<usize>> {
+        let name_of = |e: &Expr| match e {
+            Expr::Variable(v, ..) if v.2.is_empty() => Some(v.1.clone()),
+            _ => None,
+        };
+        args.iter()
+            .enumerate()
+            .map(|(i, arg)| {
+                let name = name_of(arg)?;
+                let slot = self.lookup(&name)?;
+                let mentioned = args
+                    .iter()
+                    .enumerate()
+                    .any(|(j, other)| j != i && mentions(other, &name));
+                (!mentioned).then_some(slot)
+            })
+            .collect()
+    }
+
     /// An operand that is a local variable or a constant, read in place.
     fn pure_read(&self, e: &Expr) -> Option<PureRead> {
         Some(match e {
@@ -1000,6 +1022,20 @@ fn by_reference(site: Site, slot: usize, args: Vec<Eval>, pos: Position) -> Eval
         *f.slot(slot) = first;
         checked
     })
+}
+
+/// Whether `e` names the variable `name` anywhere inside it.
+fn mentions(e: &Expr, name: &str) -> bool {
+    let mut found = false;
+    e.walk(&mut Vec::new(), &mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last()
+            && v.1 == name
+        {
+            found = true;
+        }
+        !found
+    });
+    found
 }
 
 /// A loop body's flow: `None` to go on, `Some` to leave the loop (`Break`) or the function.

@@ -26,6 +26,9 @@ enum Link {
     Method {
         site: Site,
         args: Vec<Eval>,
+        /// For each argument, the local variable it is, when it can be lent to the call instead
+        /// of copied (see `Compiler::lendable`; only the one-link fast path of `get` lends).
+        lent: Vec<Option<usize>>,
         pos: Position,
     },
     /// `[index]`.
@@ -65,6 +68,21 @@ pub(super) fn compile(c: &mut Compiler<'_>, e: &Expr) -> Result<Chain, String> {
     };
     let mut links = Vec::new();
     continuation(c, kind, *flags, &x.rhs, &mut links)?;
+    // Only `x.method(args)` on a local `x` lends its arguments, and never `x` itself (it is
+    // lent as the first argument already).
+    let receiver = match (&root, links.len()) {
+        (Root::Local(slot), 1) => Some(*slot),
+        _ => None,
+    };
+    for link in &mut links {
+        if let Link::Method { lent, .. } = link {
+            for l in lent.iter_mut() {
+                if receiver.is_none() || *l == receiver {
+                    *l = None;
+                }
+            }
+        }
+    }
     Ok(Chain { root, links })
 }
 
@@ -130,6 +148,7 @@ fn link(c: &mut Compiler<'_>, kind: Kind, e: &Expr) -> Result<Link, String> {
             Ok(Link::Method {
                 site: Site::new(c.natives(), &call.name, arity),
                 args,
+                lent: c.lendable(&call.args),
                 pos: *pos,
             })
         }
@@ -138,6 +157,54 @@ fn link(c: &mut Compiler<'_>, kind: Kind, e: &Expr) -> Result<Link, String> {
             other.position().line().unwrap_or(0)
         )),
     }
+}
+
+/// `x.method(a, b, …)` on the local variable `x` (in the stack at `at`): the arguments that are
+/// not lent evaluated in order, then `x` and the lent ones taken out of their slots for the call.
+/// A lent value that the entry consumes (or that Rhai's own call may) is copied for the call and
+/// put back at once; the rest go back after it, whatever it returns. Gives the receiver (for
+/// the caller to put back) and the result.
+macro_rules! lend {
+    ($f:ident, $at:ident, $site:ident, $args:ident, $lent:ident, $pos:ident, [$($v:ident: $i:tt),*]) => {{
+        $(
+            let mut $v = match $lent[$i] {
+                None => $args[$i]($f)?,
+                Some(_) => Dynamic::UNIT,
+            };
+        )*
+        $(
+            if let Some(s) = $lent[$i] {
+                $v = std::mem::take($f.slot(s));
+            }
+        )*
+        let mut target = std::mem::take(&mut $f.stack[$at]);
+        let native = $site.resolve(&[&mut target, $(&mut $v),*]);
+        // Bit i: argument i is still out of its slot.
+        let mut out = 0u8;
+        $(
+            if let Some(s) = $lent[$i] {
+                if native.is_none_or(|n| n.params[$i + 1].consumes()) {
+                    let copy = $v.clone();
+                    *$f.slot(s) = std::mem::replace(&mut $v, copy);
+                } else {
+                    out |= 1 << $i;
+                }
+            }
+        )*
+        let result = match native {
+            Some(n) => (n.call)(&mut [&mut target, $(&mut $v),*])
+                .map_err(|e| super::fill_position(e, $pos)),
+            None => $site.call($f, &mut [&mut target, $(&mut $v),*], $pos),
+        };
+        $(
+            if out & (1 << $i) != 0
+                && let Some(s) = $lent[$i]
+            {
+                *$f.slot(s) = $v;
+            }
+        )*
+        (target, result)
+    }};
 }
 
 impl Chain {
@@ -161,41 +228,27 @@ impl Chain {
         // The common shapes, without the walk's lists: `game.phase`, `game.set("x", v)`.
         if let (Root::Local(slot), [link]) = (&self.root, &self.links[..]) {
             match link {
-                Link::Method { site, args, pos } if args.len() <= 3 => {
+                Link::Method {
+                    site,
+                    args,
+                    lent,
+                    pos,
+                } if args.len() <= 3 => {
+                    let pos = *pos;
                     let at = f.base + slot;
-                    let (target, result) = match &args[..] {
-                        [] => {
+                    let (target, result) = match args.len() {
+                        0 => {
                             let mut target = std::mem::take(&mut f.stack[at]);
-                            let result = site.call(f, &mut [&mut target], *pos);
+                            let result = site.call(f, &mut [&mut target], pos);
                             (target, result)
                         }
-                        [a] => {
-                            let mut a = a(f)?;
-                            let mut target = std::mem::take(&mut f.stack[at]);
-                            let result = site.call(f, &mut [&mut target, &mut a], *pos);
-                            (target, result)
-                        }
-                        [a, b] => {
-                            let mut a = a(f)?;
-                            let mut b = b(f)?;
-                            let mut target = std::mem::take(&mut f.stack[at]);
-                            let result = site.call(f, &mut [&mut target, &mut a, &mut b], *pos);
-                            (target, result)
-                        }
-                        [a, b, c] => {
-                            let mut a = a(f)?;
-                            let mut b = b(f)?;
-                            let mut c = c(f)?;
-                            let mut target = std::mem::take(&mut f.stack[at]);
-                            let refs = &mut [&mut target, &mut a, &mut b, &mut c];
-                            let result = site.call(f, refs, *pos);
-                            (target, result)
-                        }
-                        _ => unreachable!("at most three arguments"),
+                        1 => lend!(f, at, site, args, lent, pos, [a: 0]),
+                        2 => lend!(f, at, site, args, lent, pos, [a: 0, b: 1]),
+                        _ => lend!(f, at, site, args, lent, pos, [a: 0, b: 1, c: 2]),
                     };
                     // Only a container or a string can have grown.
                     let checked = if target.is_array() || target.is_map() || target.is_string() {
-                        ops::check_size_of(f.engine, &target, *pos)
+                        ops::check_size_of(f.engine, &target, pos)
                     } else {
                         Ok(())
                     };

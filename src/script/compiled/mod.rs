@@ -16,7 +16,10 @@ mod tests;
 
 use super::natives::Tables;
 use rhai::{AST, Dynamic, Engine, EvalAltResult, GlobalRuntimeState, ImmutableString, Position};
-use std::collections::HashMap;
+
+/// Maps looked up on every hook call: ahash, not std's SipHash (no untrusted keys: the names
+/// are the scripts' own).
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
 
 pub(crate) type R<T> = Result<T, Box<EvalAltResult>>;
 /// A compiled expression.
@@ -60,7 +63,7 @@ pub(crate) struct Program {
     fns: Vec<Option<CompiledFn>>,
     /// The entry script's functions by name, each with its arity (looked up without a copy of
     /// the name on every hook call).
-    script: HashMap<String, Vec<(usize, FnId)>>,
+    script: FastMap<String, Vec<(usize, FnId)>>,
     /// The functions left to the interpreter, sorted.
     pub(crate) fallbacks: Vec<Fallback>,
     /// The native entries the engine registers (`natives::NATIVES`, or the bots' table).

@@ -12,6 +12,7 @@ pub(crate) struct Site {
     name: ImmutableString,
     /// The operator it is, for the in-place paths.
     op: Op,
+    /// In the order Rhai tries them (`natives::rhai_order`).
     natives: Vec<&'static Native>,
     /// Whether an entry takes `Any` (then `==` of unlike types is not decided in place).
     any: bool,
@@ -76,9 +77,15 @@ impl Site {
         Site {
             name: name.into(),
             op: Op::of(name),
-            natives,
+            natives: natives::rhai_order(natives),
             any,
         }
+    }
+
+    /// The table entry the arguments select, as Rhai would pick it (`None`: Rhai's own call).
+    #[inline]
+    pub(crate) fn resolve(&self, args: &[&mut Dynamic]) -> Option<&'static Native> {
+        natives::resolve_ordered(&self.natives, args)
     }
 
     /// Call it: the table entry the arguments select, as Rhai would pick it, or Rhai's own call.
@@ -89,7 +96,7 @@ impl Site {
         args: &mut [&mut Dynamic],
         pos: Position,
     ) -> R<Dynamic> {
-        if let Some(native) = natives::resolve_among(&self.natives, args) {
+        if let Some(native) = natives::resolve_ordered(&self.natives, args) {
             return (native.call)(args).map_err(|e| super::fill_position(e, pos));
         }
         if let Some(result) = standard(&self.name, args) {
