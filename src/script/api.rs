@@ -68,11 +68,11 @@ fn bounded_value(d: &Dynamic, depth: usize, nodes: &mut usize) -> R<Value> {
     }
     Ok(if d.is_unit() {
         Value::Unit
-    } else if let Ok(b) = d.as_bool() {
+    } else if let Some(b) = bool_of(d) {
         Value::Bool(b)
-    } else if let Ok(i) = d.as_int() {
+    } else if let Some(i) = int_of(d) {
         Value::Int(i)
-    } else if let Ok(f) = d.as_float() {
+    } else if let Some(f) = float_of(d) {
         Value::Float(f)
     } else if d.is_string() {
         Value::Str(d.clone().into_string().unwrap_or_default())
@@ -92,6 +92,29 @@ fn bounded_value(d: &Dynamic, depth: usize, nodes: &mut usize) -> R<Value> {
             d.type_name()
         ));
     })
+}
+
+/// `d`'s integer, if it holds one: a test without `as_int`'s type name on a miss (values are
+/// tested this way on every event, variable and comparison).
+#[inline]
+pub(crate) fn int_of(d: &Dynamic) -> Option<INT> {
+    if d.is_int() { d.as_int().ok() } else { None }
+}
+
+/// `d`'s boolean, if it holds one (as `int_of`).
+#[inline]
+pub(crate) fn bool_of(d: &Dynamic) -> Option<bool> {
+    if d.is_bool() { d.as_bool().ok() } else { None }
+}
+
+/// `d`'s float, if it holds one (as `int_of`).
+#[inline]
+pub(crate) fn float_of(d: &Dynamic) -> Option<rhai::FLOAT> {
+    if d.is_float() {
+        d.as_float().ok()
+    } else {
+        None
+    }
 }
 
 /// The script value of a kernel value.
@@ -177,11 +200,11 @@ fn payload(
     };
     Ok(if d.is_unit() {
         Payload::Null
-    } else if let Ok(b) = d.as_bool() {
+    } else if let Some(b) = bool_of(d) {
         Payload::Bool(b)
-    } else if let Ok(i) = d.as_int() {
+    } else if let Some(i) = int_of(d) {
         Payload::Int(i)
-    } else if let Ok(f) = d.as_float() {
+    } else if let Some(f) = float_of(d) {
         Payload::Float(f)
     } else if d.is_string() {
         Payload::Str(d.clone().into_string().unwrap_or_default())

@@ -5,6 +5,7 @@
 use super::super::natives::Tables;
 use super::chain::{self, Chain};
 use super::ops::{self, Site};
+use super::params::{ParamUse, param_use};
 use super::{CompiledFn, Eval, Exec, Fallback, Flow, FnId, Frame, Program, R};
 use rhai::{
     AST, ASTFlags, ASTNode, Dynamic, Engine, EvalAltResult, Expr, FnAccess, FnCallExpr,
@@ -27,6 +28,26 @@ struct Names {
     script: HashMap<(ImmutableString, usize), FnId>,
     /// Each module's functions, and whether they are public.
     modules: HashMap<(ImmutableString, ImmutableString, usize), (FnId, bool)>,
+    /// What each function does with its parameters, by id (for lending arguments).
+    uses: Vec<ParamUse>,
+}
+
+impl Names {
+    /// The function an unqualified call of `name` with `arity` arguments names from inside
+    /// `module` (the module's own, then the entry script's), as `Compiler::own_fn` finds it.
+    fn own_fn(
+        &self,
+        module: &Option<ImmutableString>,
+        name: &ImmutableString,
+        arity: usize,
+    ) -> Option<FnId> {
+        if let Some(m) = module
+            && let Some(&(id, _)) = self.modules.get(&(m.clone(), name.clone(), arity))
+        {
+            return Some(id);
+        }
+        self.script.get(&(name.clone(), arity)).copied()
+    }
 }
 
 pub(super) fn compile(
@@ -56,6 +77,15 @@ pub(super) fn compile(
             defs.push((Some(module.clone()), def.clone(), source_of(m)));
         }
     }
+    names.uses = defs
+        .iter()
+        .map(|(module, def, _)| {
+            param_use(def, &|call: &FnCallExpr| {
+                !call.namespace.is_empty()
+                    || names.own_fn(module, &call.name, call.args.len()).is_some()
+            })
+        })
+        .collect();
     let switch_ok = switch_hash_works(engine);
     let mut fns: Vec<Option<CompiledFn>> = Vec::with_capacity(defs.len());
     let mut calls: Vec<Vec<FnId>> = Vec::with_capacity(defs.len());
@@ -823,12 +853,30 @@ impl Compiler<'_> {
 
     /// A function the unqualified call `key` names: the module's own, then the entry script's.
     fn own_fn(&self, key: &(ImmutableString, usize)) -> Option<FnId> {
-        if let Some(m) = &self.module
-            && let Some(&(id, _)) = self.names.modules.get(&(m.clone(), key.0.clone(), key.1))
-        {
-            return Some(id);
+        self.names.own_fn(&self.module, &key.0, key.1)
+    }
+
+    /// A compiled call of the script function `id`: its arguments that are local variables no
+    /// other argument mentions, and that the function keeps as given, are lent to it.
+    fn script_call(
+        &self,
+        id: FnId,
+        call: &FnCallExpr,
+        args: Vec<Eval>,
+        first_local: Option<usize>,
+        pos: Position,
+    ) -> Eval {
+        let uses = self.names.uses[id];
+        let lent: Vec<Option<usize>> = self
+            .lendable(&call.args)
+            .into_iter()
+            .enumerate()
+            .map(|(i, slot)| slot.filter(|_| i < 64 && uses.kept & (1 << i) != 0))
+            .collect();
+        if lent.iter().all(Option::is_none) {
+            return script_call(id, args, first_local, pos);
         }
-        self.names.script.get(key).copied()
+        lending_script_call(id, args, first_local, lent, uses, pos)
     }
 
     /// A call: a script function by index, `type_of`, an operator or a native function.
@@ -867,21 +915,11 @@ impl Compiler<'_> {
                 ));
             };
             self.calls.push(id);
-            return Ok(script_call(
-                id,
-                args,
-                first_local.map(|(slot, _)| slot),
-                pos,
-            ));
+            return Ok(self.script_call(id, call, args, first_local.map(|(slot, _)| slot), pos));
         }
         if let Some(id) = self.own_fn(&(call.name.clone(), arity)) {
             self.calls.push(id);
-            return Ok(script_call(
-                id,
-                args,
-                first_local.map(|(slot, _)| slot),
-                pos,
-            ));
+            return Ok(self.script_call(id, call, args, first_local.map(|(slot, _)| slot), pos));
         }
         match (name, arity) {
             ("type_of", 1) => {
@@ -994,6 +1032,71 @@ fn script_call(id: FnId, args: Vec<Eval>, first_local: Option<usize>, pos: Posit
         }
         f.call_compiled(id, at, pos)
     })
+}
+
+/// `script_call` with arguments lent: `lent[i]` is the caller's slot of argument i when the
+/// callee keeps that parameter as given; it is lent when the callee calls no method on it either,
+/// or when its value is one no method changes (the game, a view, a card, a player). The lent
+/// values are moved in after the other arguments are evaluated, and back after the call.
+fn lending_script_call(
+    id: FnId,
+    args: Vec<Eval>,
+    first_local: Option<usize>,
+    lent: Vec<Option<usize>>,
+    uses: ParamUse,
+    pos: Position,
+) -> Eval {
+    Box::new(move |f| {
+        let mut lent_now = 0u64;
+        for (i, slot) in lent.iter().enumerate() {
+            if let Some(slot) = slot
+                && uses.lends(i, || opaque(f.slot_ref(*slot)))
+            {
+                lent_now |= 1 << i;
+            }
+        }
+        let at = f.stack.len();
+        for (i, a) in args.iter().enumerate() {
+            let v = if (i < 64 && lent_now & (1 << i) != 0) || (i == 0 && first_local.is_some()) {
+                Ok(Dynamic::UNIT)
+            } else {
+                a(f)
+            };
+            match v {
+                Ok(v) => f.stack.push(v),
+                Err(e) => {
+                    f.stack.truncate(at);
+                    return Err(e);
+                }
+            }
+        }
+        if let Some(slot) = first_local
+            && lent_now & 1 == 0
+        {
+            f.stack[at] = f.slot(slot).clone();
+        }
+        for (i, slot) in lent.iter().enumerate() {
+            if let Some(slot) = slot
+                && lent_now & (1 << i) != 0
+            {
+                f.stack[at + i] = std::mem::take(f.slot(*slot));
+            }
+        }
+        f.call_compiled_lending(id, at, pos, &lent, lent_now)
+    })
+}
+
+/// Whether no method can change the value: the game, a bot's view, a card, a player (the API's
+/// entries never change their first argument, and the standard library has none for them but
+/// `take` and `set_tag`, which `ParamUse::kept` rules out).
+fn opaque(value: &Dynamic) -> bool {
+    use super::super::api::{Card, GameHandle, Player};
+    use std::any::TypeId;
+    let t = value.type_id();
+    t == TypeId::of::<GameHandle>()
+        || t == TypeId::of::<Card>()
+        || t == TypeId::of::<Player>()
+        || t == TypeId::of::<super::super::bots::BotView>()
 }
 
 /// A native call `f(x, …)` whose first argument is the local variable `x`, passed by reference

@@ -11,6 +11,7 @@
 mod build;
 mod chain;
 mod ops;
+mod params;
 #[cfg(test)]
 mod tests;
 
@@ -144,6 +145,12 @@ impl<'a> Frame<'a> {
         };
         let result = self.enter(f, args_at, pos);
         self.stack.truncate(args_at);
+        self.returned(f, result, pos)
+    }
+
+    /// A call's result as its caller sees it: a `return` is its value, and an error is wrapped
+    /// in the call's, as Rhai wraps it.
+    fn returned(&self, f: &CompiledFn, result: R<Dynamic>, pos: Position) -> R<Dynamic> {
         match result {
             Ok(value) => Ok(value),
             Err(mut err) => Err(match *err {
@@ -161,6 +168,34 @@ impl<'a> Frame<'a> {
                 .into(),
             }),
         }
+    }
+
+    /// `call_compiled` with some arguments lent by the caller (bit i of `lent_now`: argument i
+    /// was moved out of the caller's slot `lent[i]`): each goes back to its slot after the call,
+    /// whatever the call gives.
+    fn call_compiled_lending(
+        &mut self,
+        id: FnId,
+        args_at: usize,
+        pos: Position,
+        lent: &[Option<usize>],
+        lent_now: u64,
+    ) -> R<Dynamic> {
+        let program = self.program;
+        let Some(f) = program.fns[id].as_ref() else {
+            unreachable!("calls of interpreted functions are not compiled")
+        };
+        let result = self.enter(f, args_at, pos);
+        for (i, slot) in lent.iter().enumerate().take(64) {
+            if let Some(slot) = slot
+                && lent_now & (1 << i) != 0
+            {
+                let value = std::mem::take(&mut self.stack[args_at + i]);
+                *self.slot(*slot) = value;
+            }
+        }
+        self.stack.truncate(args_at);
+        self.returned(f, result, pos)
     }
 
     fn enter(&mut self, f: &CompiledFn, args_at: usize, pos: Position) -> R<Dynamic> {

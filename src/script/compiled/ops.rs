@@ -2,6 +2,7 @@
 //! `()` done in place, kernel API functions called through their table entry, everything else
 //! (the standard library, odd argument types, every error) through Rhai itself.
 
+use super::super::api::{bool_of, int_of};
 use super::super::natives::{self, Native, Tables, Ty};
 use super::{Frame, R};
 use crate::script::MAX_STRING_BYTES;
@@ -159,7 +160,7 @@ fn standard(name: &str, args: &mut [&mut Dynamic]) -> Option<R<Dynamic>> {
 /// `a == b` as Rhai decides it, for the types it is sure of (`None`: ask Rhai).
 fn equal(a: &Dynamic, b: &Dynamic) -> Option<bool> {
     use super::super::api::{Card, Player, Slot};
-    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+    if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
         return Some(x == y);
     }
     if let (Some(x), Some(y)) = (a.read_lock::<Card>(), b.read_lock::<Card>()) {
@@ -174,7 +175,7 @@ fn equal(a: &Dynamic, b: &Dynamic) -> Option<bool> {
     if a.is_string() && b.is_string() {
         return Some(*a.read_lock::<ImmutableString>()? == *b.read_lock::<ImmutableString>()?);
     }
-    if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
+    if let (Some(x), Some(y)) = (bool_of(a), bool_of(b)) {
         return Some(x == y);
     }
     // Unlike types that are not both numbers are unequal (Rhai's built-in rule), unless an
@@ -208,7 +209,7 @@ pub(crate) fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynam
     if op == Op::Other {
         return None;
     }
-    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+    if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
         return Some(match op {
             Op::Add => x.checked_add(y)?.into(),
             Op::Sub => x.checked_sub(y)?.into(),
@@ -226,7 +227,7 @@ pub(crate) fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynam
             _ => return None,
         });
     }
-    if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
+    if let (Some(x), Some(y)) = (bool_of(a), bool_of(b)) {
         return match op {
             Op::Eq => Some((x == y).into()),
             Op::Ne => Some((x != y).into()),
@@ -287,7 +288,7 @@ pub(crate) fn interpolate(
         let mut v = part(f)?;
         if let Some(s) = v.read_lock::<ImmutableString>() {
             out.push_str(&s);
-        } else if let Ok(n) = v.as_int() {
+        } else if let Some(n) = int_of(&v) {
             let _ = write!(out, "{n}");
         } else {
             let shown = to_string.call(f, &mut [&mut v], *part_pos)?;
