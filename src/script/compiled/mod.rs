@@ -9,6 +9,7 @@
 //! refusal or fault.
 
 mod build;
+mod calls;
 mod chain;
 mod ops;
 mod params;

@@ -97,6 +97,20 @@ fn root(e: &Expr) -> Option<&str> {
     }
 }
 
+/// Whether `e` names the variable `name` anywhere inside it.
+pub(super) fn mentions(e: &Expr, name: &str) -> bool {
+    let mut found = false;
+    e.walk(&mut Vec::new(), &mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Expr(Expr::Variable(v, ..))) = path.last()
+            && v.1 == name
+        {
+            found = true;
+        }
+        !found
+    });
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,133 @@
+//! Compiled calls of script functions and of natives with a local first argument: the
+//! arguments evaluated in Rhai's order, a local passed by reference where Rhai passes the
+//! variable itself, and locals lent to script functions that keep them as given.
+
+use super::ops::{self, Site};
+use super::params::ParamUse;
+use super::{Eval, FnId, R};
+use rhai::{Dynamic, Position};
+
+/// A call of a compiled script function: the arguments pushed as its first slots. When the
+/// first argument is the local variable in `first_local`, it is read after the others, as Rhai
+/// copies it only when it makes the call.
+pub(super) fn script_call(
+    id: FnId,
+    args: Vec<Eval>,
+    first_local: Option<usize>,
+    pos: Position,
+) -> Eval {
+    Box::new(move |f| {
+        let at = f.stack.len();
+        for (i, a) in args.iter().enumerate() {
+            let v = if i == 0 && first_local.is_some() {
+                Ok(Dynamic::UNIT)
+            } else {
+                a(f)
+            };
+            match v {
+                Ok(v) => f.stack.push(v),
+                Err(e) => {
+                    f.stack.truncate(at);
+                    return Err(e);
+                }
+            }
+        }
+        if let Some(slot) = first_local {
+            f.stack[at] = f.slot(slot).clone();
+        }
+        f.call_compiled(id, at, pos)
+    })
+}
+
+/// `script_call` with arguments lent: `lent[i]` is the caller's slot of argument i when the
+/// callee keeps that parameter as given; it is lent when the callee calls no method on it either,
+/// or when its value is one no method changes (the game, a view, a card, a player). The lent
+/// values are moved in after the other arguments are evaluated, and back after the call.
+pub(super) fn lending_script_call(
+    id: FnId,
+    args: Vec<Eval>,
+    first_local: Option<usize>,
+    lent: Vec<Option<usize>>,
+    uses: ParamUse,
+    pos: Position,
+) -> Eval {
+    Box::new(move |f| {
+        let mut lent_now = 0u64;
+        for (i, slot) in lent.iter().enumerate() {
+            if let Some(slot) = slot
+                && uses.lends(i, || opaque(f.slot_ref(*slot)))
+            {
+                lent_now |= 1 << i;
+            }
+        }
+        let at = f.stack.len();
+        for (i, a) in args.iter().enumerate() {
+            let v = if (i < 64 && lent_now & (1 << i) != 0) || (i == 0 && first_local.is_some()) {
+                Ok(Dynamic::UNIT)
+            } else {
+                a(f)
+            };
+            match v {
+                Ok(v) => f.stack.push(v),
+                Err(e) => {
+                    f.stack.truncate(at);
+                    return Err(e);
+                }
+            }
+        }
+        if let Some(slot) = first_local
+            && lent_now & 1 == 0
+        {
+            f.stack[at] = f.slot(slot).clone();
+        }
+        for (i, slot) in lent.iter().enumerate() {
+            if let Some(slot) = slot
+                && lent_now & (1 << i) != 0
+            {
+                f.stack[at + i] = std::mem::take(f.slot(*slot));
+            }
+        }
+        f.call_compiled_lending(id, at, pos, &lent, lent_now)
+    })
+}
+
+/// Whether no method can change the value: the game, a bot's view, a card, a player (the API's
+/// entries never change their first argument, and the standard library has none for them but
+/// `take` and `set_tag`, which `ParamUse::kept` rules out).
+fn opaque(value: &Dynamic) -> bool {
+    use super::super::api::{Card, GameHandle, Player};
+    use std::any::TypeId;
+    let t = value.type_id();
+    t == TypeId::of::<GameHandle>()
+        || t == TypeId::of::<Card>()
+        || t == TypeId::of::<Player>()
+        || t == TypeId::of::<super::super::bots::BotView>()
+}
+
+/// A native call `f(x, …)` whose first argument is the local variable `x`, passed by reference
+/// after the other arguments are evaluated: a method changes the variable in place, and its size
+/// is checked after, as Rhai checks a `&mut` argument.
+pub(super) fn by_reference(site: Site, slot: usize, args: Vec<Eval>, pos: Position) -> Eval {
+    Box::new(move |f| {
+        let mut rest = args[1..]
+            .iter()
+            .map(|a| a(f))
+            .collect::<R<Vec<Dynamic>>>()?;
+        // Out of its slot for the call (natives never see the frame), and back whatever happens.
+        let mut first = std::mem::take(f.slot(slot));
+        let result = {
+            let mut refs: Vec<&mut Dynamic> = Vec::with_capacity(args.len());
+            refs.push(&mut first);
+            refs.extend(rest.iter_mut());
+            site.call(f, &mut refs, pos)
+        };
+        let checked = match result {
+            Ok(v) if first.is_array() || first.is_map() || first.is_string() => {
+                ops::check_size_of(f.engine, &first, pos).map(|()| v)
+            }
+            other => other,
+        };
+        *f.slot(slot) = first;
+        checked
+    })
+}
