@@ -4,7 +4,7 @@
 
 use super::ops::{self, Site};
 use super::params::ParamUse;
-use super::{Eval, FnId, R};
+use super::{Eval, FnId, Frame, R};
 use rhai::{Dynamic, Position};
 
 /// A call of a compiled script function: the arguments pushed as its first slots. When the
@@ -17,21 +17,7 @@ pub(super) fn script_call(
     pos: Position,
 ) -> Eval {
     Box::new(move |f| {
-        let at = f.stack.len();
-        for (i, a) in args.iter().enumerate() {
-            let v = if i == 0 && first_local.is_some() {
-                Ok(Dynamic::UNIT)
-            } else {
-                a(f)
-            };
-            match v {
-                Ok(v) => f.stack.push(v),
-                Err(e) => {
-                    f.stack.truncate(at);
-                    return Err(e);
-                }
-            }
-        }
+        let at = push_arguments(f, &args, |i| i == 0 && first_local.is_some())?;
         if let Some(slot) = first_local {
             f.stack[at] = f.slot(slot).clone();
         }
@@ -60,21 +46,9 @@ pub(super) fn lending_script_call(
                 lent_now |= 1 << i;
             }
         }
-        let at = f.stack.len();
-        for (i, a) in args.iter().enumerate() {
-            let v = if (i < 64 && lent_now & (1 << i) != 0) || (i == 0 && first_local.is_some()) {
-                Ok(Dynamic::UNIT)
-            } else {
-                a(f)
-            };
-            match v {
-                Ok(v) => f.stack.push(v),
-                Err(e) => {
-                    f.stack.truncate(at);
-                    return Err(e);
-                }
-            }
-        }
+        let at = push_arguments(f, &args, |i| {
+            (i < 64 && lent_now & (1 << i) != 0) || (i == 0 && first_local.is_some())
+        })?;
         if let Some(slot) = first_local
             && lent_now & 1 == 0
         {
@@ -89,6 +63,25 @@ pub(super) fn lending_script_call(
         }
         f.call_compiled_lending(id, at, pos, &lent, lent_now)
     })
+}
+
+/// Push a call's arguments onto the stack in order, a `()` in the place of each one `later`
+/// names (the caller puts it there after the others); gives where they start. On an error the
+/// stack is as it was.
+#[inline]
+fn push_arguments(f: &mut Frame<'_>, args: &[Eval], later: impl Fn(usize) -> bool) -> R<usize> {
+    let at = f.stack.len();
+    for (i, a) in args.iter().enumerate() {
+        let v = if later(i) { Ok(Dynamic::UNIT) } else { a(f) };
+        match v {
+            Ok(v) => f.stack.push(v),
+            Err(e) => {
+                f.stack.truncate(at);
+                return Err(e);
+            }
+        }
+    }
+    Ok(at)
 }
 
 /// Whether no method can change the value: the game, a bot's view, a card, a player (the API's
