@@ -121,7 +121,7 @@ fn simulate_reports_bad_arguments() {
 
 #[test]
 fn simulate_checks_every_count_before_playing() {
-    let cases: [(&[&str], &str); 11] = [
+    let cases: [(&[&str], &str); 13] = [
         (
             &["--players", "0"],
             "--players takes 1 to 32 players, not 0",
@@ -159,6 +159,14 @@ fn simulate_checks_every_count_before_playing() {
         (
             &["--house-rule", "penalty_draw_count=many"],
             "--house-rule: house rule `penalty_draw_count` takes an integer, not `many`",
+        ),
+        (
+            &["--house-rule", "initial_peek_slots=[0, -1]"],
+            "--house-rule: house rule `initial_peek_slots` has -1 as entry 2, below the least, 0",
+        ),
+        (
+            &["--house-rule", "initial_peek_slots=[x]"],
+            "--house-rule: house rule `initial_peek_slots` has x as entry 1, not a whole number",
         ),
     ];
     for (args, message) in cases {

@@ -94,12 +94,17 @@ fn forms(table: &Table, action: &crate::kernel::ActionDecl) -> Vec<String> {
 
 fn range(doc: &crate::script::config::HouseRuleDoc) -> Option<String> {
     let n = |x: f64| Value::Float(x).to_string();
-    match (doc.range.min, doc.range.max) {
-        (Some(lo), Some(hi)) => Some(format!("{} to {}", n(lo), n(hi))),
-        (Some(lo), None) => Some(format!("at least {}", n(lo))),
-        (None, Some(hi)) => Some(format!("at most {}", n(hi))),
-        (None, None) => None,
-    }
+    let bounds = match (doc.range.min, doc.range.max) {
+        (Some(lo), Some(hi)) => format!("{} to {}", n(lo), n(hi)),
+        (Some(lo), None) => format!("at least {}", n(lo)),
+        (None, Some(hi)) => format!("at most {}", n(hi)),
+        (None, None) => return None,
+    };
+    // A list's bounds are each entry's.
+    Some(match doc.kind {
+        HouseRuleType::List => format!("whole numbers {bounds}"),
+        _ => bounds,
+    })
 }
 
 fn type_text(kind: &HouseRuleType) -> String {

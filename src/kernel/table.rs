@@ -119,19 +119,40 @@ impl HouseRuleRange {
         self.min.is_none() && self.max.is_none()
     }
 
-    /// `Err` with the reason when a numeric value is outside the range.
+    /// `Err` with the reason when a numeric value is outside the range. For a list the range
+    /// bounds each entry, and every entry must be a whole number (a list of slots, say).
     pub fn check(&self, value: &Value) -> Result<(), String> {
-        let Some(x) = value.as_f64() else {
+        if let Value::List(items) = value {
+            if self.is_unbounded() {
+                return Ok(());
+            }
+            for (i, item) in items.iter().enumerate() {
+                let nth = i + 1;
+                let Value::Int(n) = item else {
+                    return Err(format!("has {item} as entry {nth}, not a whole number"));
+                };
+                if let Some(how) = self.outside(*n as f64) {
+                    return Err(format!("has {item} as entry {nth}, {how}"));
+                }
+            }
             return Ok(());
-        };
+        }
+        match value.as_f64().and_then(|x| self.outside(x)) {
+            Some(how) => Err(format!("is {value}, {how}")),
+            None => Ok(()),
+        }
+    }
+
+    /// How `x` is outside the range (`outside 0 to 10`), or `None` when it is inside.
+    fn outside(&self, x: f64) -> Option<String> {
         let text = |b: f64| Value::Float(b).to_string();
         match (self.min, self.max) {
             (Some(lo), Some(hi)) if !(lo..=hi).contains(&x) => {
-                Err(format!("is {value}, outside {} to {}", text(lo), text(hi)))
+                Some(format!("outside {} to {}", text(lo), text(hi)))
             }
-            (Some(lo), None) if x < lo => Err(format!("is {value}, below the least, {}", text(lo))),
-            (None, Some(hi)) if x > hi => Err(format!("is {value}, above the most, {}", text(hi))),
-            _ => Ok(()),
+            (Some(lo), None) if x < lo => Some(format!("below the least, {}", text(lo))),
+            (None, Some(hi)) if x > hi => Some(format!("above the most, {}", text(hi))),
+            _ => None,
         }
     }
 }
@@ -465,5 +486,51 @@ impl Table {
             _ => self.deck.jokers,
         };
         standard_deck(jokers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_range_bounds_a_number_or_each_entry_of_a_list() {
+        let range = HouseRuleRange {
+            min: Some(0.0),
+            max: Some(3.0),
+        };
+        assert_eq!(range.check(&Value::Int(2)), Ok(()));
+        assert_eq!(
+            range.check(&Value::Int(4)),
+            Err("is 4, outside 0 to 3".into())
+        );
+        let list = |items: Vec<Value>| Value::List(items);
+        assert_eq!(
+            range.check(&list(vec![Value::Int(0), Value::Int(3)])),
+            Ok(())
+        );
+        assert_eq!(range.check(&list(vec![])), Ok(()));
+        assert_eq!(
+            range.check(&list(vec![Value::Int(1), Value::Int(9)])),
+            Err("has 9 as entry 2, outside 0 to 3".into())
+        );
+        assert_eq!(
+            range.check(&list(vec![Value::Float(1.5)])),
+            Err("has 1.5 as entry 1, not a whole number".into())
+        );
+        let least = HouseRuleRange {
+            min: Some(0.0),
+            max: None,
+        };
+        assert_eq!(
+            least.check(&list(vec![Value::Int(-1)])),
+            Err("has -1 as entry 1, below the least, 0".into())
+        );
+        // Unbounded: any list.
+        let none = HouseRuleRange {
+            min: None,
+            max: None,
+        };
+        assert_eq!(none.check(&list(vec![Value::Str("x".into())])), Ok(()));
     }
 }

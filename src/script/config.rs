@@ -195,7 +195,8 @@ pub struct HouseRuleDoc {
     pub kind: HouseRuleType,
     /// What it does (`doc:`).
     pub doc: String,
-    /// For a number: the smallest and largest value a game may set, if bounded.
+    /// For a number: the smallest and largest value a game may set, if bounded; for a list,
+    /// each entry's.
     pub range: HouseRuleRange,
 }
 
@@ -361,15 +362,19 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
         };
         if !range.is_unbounded() {
             let at = |message: String| problem(src, &["house_rules", name], None, message);
-            if value.as_f64().is_none() {
+            // A list's min/max bound each entry (`initial_peek_slots: { type: list, min: 0 }`).
+            if value.as_f64().is_none() && kind != HouseRuleType::List {
                 return Err(at(format!(
                     "house rule `{name}` has min/max, but its default is {}, not a number",
                     value.type_name()
                 )));
             }
-            if !matches!(kind, HouseRuleType::Integer | HouseRuleType::Number) {
+            if !matches!(
+                kind,
+                HouseRuleType::Integer | HouseRuleType::Number | HouseRuleType::List
+            ) {
                 return Err(at(format!(
-                    "house rule `{name}` has min/max, but its type is {}, not integer or number",
+                    "house rule `{name}` has min/max, but its type is {}, not integer, number or list",
                     kind.name()
                 )));
             }
