@@ -107,8 +107,8 @@ const MAX_DYNAMIC_PARAMETERS: usize = 16;
 /// Rhai would pick it: first the signature of the arguments' own types, then with `Any` standing
 /// for some of them, from the last argument backwards in Rhai's order. (A function the scripts
 /// define with the same name and arity comes before any entry in Rhai: that is the caller's to
-/// check.)
-/// (The reference for `resolve_ordered`, which runs.)
+/// check.) Written out mask by mask as the reference that `resolve_ordered`, which runs, is
+/// tested against.
 #[cfg(test)]
 pub(crate) fn resolve_among(
     candidates: &[&'static Native],

@@ -140,13 +140,7 @@ impl<'a> Frame<'a> {
 
     /// Call a compiled function with its arguments (already on the stack above `args_at`).
     fn call_compiled(&mut self, id: FnId, args_at: usize, pos: Position) -> R<Dynamic> {
-        let program = self.program;
-        let Some(f) = program.fns[id].as_ref() else {
-            unreachable!("calls of interpreted functions are not compiled")
-        };
-        let result = self.enter(f, args_at, pos);
-        self.stack.truncate(args_at);
-        self.returned(f, result, pos)
+        self.call_compiled_lending(id, args_at, pos, &[], 0)
     }
 
     /// A call's result as its caller sees it: a `return` is its value, and an error is wrapped
