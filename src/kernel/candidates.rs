@@ -5,6 +5,7 @@
 use super::game::{Action, Arg, Game};
 use super::table::{Actor, ArgDomain, Guard};
 use super::value::{Seat, Value};
+use std::ops::Range;
 use std::sync::Arc;
 
 /// One action form open to one seat: every combination of its arguments' options.
@@ -12,16 +13,22 @@ use std::sync::Arc;
 struct Block {
     seat: Seat,
     name: Arc<str>,
-    /// Each argument's options, in order.
-    domains: Vec<Vec<Arg>>,
+    /// Its arguments' options, in order: a range of `Candidates::domains`.
+    domains: Range<usize>,
     /// The number of combinations (the product of the options' counts).
     count: usize,
 }
 
 /// The candidate actions of a game at one moment, numbered in `Game::candidates` order.
+///
+/// Three flat lists, whatever the number of blocks: a set refilled for each step
+/// (`Candidates::refill`) allocates only when it outgrows the last one.
 #[derive(Clone, Debug, Default)]
 pub struct Candidates {
     blocks: Vec<Block>,
+    /// Each argument's options: a range of `options`.
+    domains: Vec<Range<usize>>,
+    options: Vec<Arg>,
     len: usize,
 }
 
@@ -29,8 +36,19 @@ impl Candidates {
     /// The candidates of `game` now (of `seat` only, when given).
     pub(super) fn of(game: &Game, seat: Option<Seat>) -> Candidates {
         let mut set = Candidates::default();
+        set.refill(game, seat);
+        set
+    }
+
+    /// Make this set the candidates of `game` now (of `seat` only, when given), in the memory
+    /// it already has.
+    pub fn refill(&mut self, game: &Game, seat: Option<Seat>) {
+        self.blocks.clear();
+        self.domains.clear();
+        self.options.clear();
+        self.len = 0;
         if game.is_over() {
-            return set;
+            return;
         }
         let st = &game.state;
         for decl in &game.table.actions {
@@ -65,23 +83,29 @@ impl Candidates {
                     {
                         continue;
                     }
-                    let domains: Vec<Vec<Arg>> =
-                        form.args.iter().map(|d| domain(game, d, actor)).collect();
-                    let count: usize = domains.iter().map(Vec::len).product();
+                    let (domains_at, options_at) = (self.domains.len(), self.options.len());
+                    let mut count = 1usize;
+                    for d in &form.args {
+                        let from = self.options.len();
+                        push_domain(game, d, actor, &mut self.options);
+                        count = count.saturating_mul(self.options.len() - from);
+                        self.domains.push(from..self.options.len());
+                    }
                     if count == 0 {
+                        self.domains.truncate(domains_at);
+                        self.options.truncate(options_at);
                         continue;
                     }
-                    set.len += count;
-                    set.blocks.push(Block {
+                    self.len += count;
+                    self.blocks.push(Block {
                         seat: actor,
                         name: decl.name.clone(),
-                        domains,
+                        domains: domains_at..self.domains.len(),
                         count,
                     });
                 }
             }
         }
-        set
     }
 
     /// How many candidates there are.
@@ -98,7 +122,7 @@ impl Candidates {
     pub fn get(&self, mut i: usize) -> Option<Action> {
         for block in &self.blocks {
             if i < block.count {
-                return Some(block.action(i));
+                return Some(self.action(block, i));
             }
             i -= block.count;
         }
@@ -109,24 +133,24 @@ impl Candidates {
     pub fn to_vec(&self) -> Vec<Action> {
         let mut out = Vec::with_capacity(self.len);
         for block in &self.blocks {
-            out.extend((0..block.count).map(|i| block.action(i)));
+            out.extend((0..block.count).map(|i| self.action(block, i)));
         }
         out
     }
-}
 
-impl Block {
-    /// Combination `i` of the block (`i < count`): a mixed-radix number, the last argument the
+    /// Combination `i` of `block` (`i < count`): a mixed-radix number, the last argument the
     /// lowest digit.
-    fn action(&self, mut i: usize) -> Action {
-        let mut args = vec![Arg::Drawn; self.domains.len()];
-        for (arg, options) in args.iter_mut().zip(&self.domains).rev() {
+    fn action(&self, block: &Block, mut i: usize) -> Action {
+        let domains = &self.domains[block.domains.clone()];
+        let mut args = vec![Arg::Drawn; domains.len()];
+        for (arg, range) in args.iter_mut().zip(domains).rev() {
+            let options = &self.options[range.clone()];
             *arg = options[i % options.len()].clone();
             i /= options.len();
         }
         Action {
-            seat: self.seat,
-            name: self.name.clone(),
+            seat: block.seat,
+            name: block.name.clone(),
             args,
         }
     }
@@ -145,8 +169,8 @@ fn guards_hold(game: &Game, guards: &[Guard], actor: Option<Seat>) -> bool {
     })
 }
 
-/// The options of one argument for `actor`.
-fn domain(game: &Game, domain: &ArgDomain, actor: Seat) -> Vec<Arg> {
+/// Add the options of one argument for `actor` to `options`.
+fn push_domain(game: &Game, domain: &ArgDomain, actor: Seat, options: &mut Vec<Arg>) {
     let st = &game.state;
     let slots_of = |seat: Seat| {
         st.hand(seat)
@@ -160,11 +184,11 @@ fn domain(game: &Game, domain: &ArgDomain, actor: Seat) -> Vec<Arg> {
     };
     let seats = (0..st.player_count()).map(|i| Seat(i as u8));
     match domain {
-        ArgDomain::Word(w) => vec![Arg::Word(w.clone())],
-        ArgDomain::Drawn => vec![Arg::Drawn],
-        ArgDomain::OwnSlot => slots_of(actor).collect(),
-        ArgDomain::OtherSlot => seats.filter(|&s| s != actor).flat_map(slots_of).collect(),
-        ArgDomain::AnySlot => seats.flat_map(slots_of).collect(),
+        ArgDomain::Word(w) => options.push(Arg::Word(w.clone())),
+        ArgDomain::Drawn => options.push(Arg::Drawn),
+        ArgDomain::OwnSlot => options.extend(slots_of(actor)),
+        ArgDomain::OtherSlot => options.extend(seats.filter(|&s| s != actor).flat_map(slots_of)),
+        ArgDomain::AnySlot => options.extend(seats.flat_map(slots_of)),
     }
 }
 
@@ -178,26 +202,26 @@ mod tests {
 
     #[test]
     fn numbers_run_through_each_block_the_last_argument_fastest() {
-        let block = |seat: u8, name: &str, domains: Vec<Vec<Arg>>| Block {
-            seat: Seat(seat),
-            name: name.into(),
-            count: domains.iter().map(Vec::len).product(),
-            domains,
-        };
-        let blocks = vec![
-            block(
-                0,
-                "pair",
-                vec![
-                    vec![word("a"), word("b")],
-                    vec![Arg::Int(1), Arg::Int(2), Arg::Int(3)],
-                ],
-            ),
-            block(1, "pass", vec![]),
-        ];
+        let words = vec![word("a"), word("b")];
+        let ints = vec![Arg::Int(1), Arg::Int(2), Arg::Int(3)];
         let set = Candidates {
-            len: blocks.iter().map(|b| b.count).sum(),
-            blocks,
+            blocks: vec![
+                Block {
+                    seat: Seat(0),
+                    name: "pair".into(),
+                    domains: 0..2,
+                    count: 6,
+                },
+                Block {
+                    seat: Seat(1),
+                    name: "pass".into(),
+                    domains: 2..2,
+                    count: 1,
+                },
+            ],
+            domains: vec![0..2, 2..5],
+            options: words.into_iter().chain(ints).collect(),
+            len: 7,
         };
         let shown: Vec<String> = set
             .to_vec()

@@ -1,6 +1,7 @@
 //! Random playouts: uniformly random legal actions (or letting the next timer run out), driven by
 //! a generator of their own so the game's seed alone decides the deal.
 
+use super::candidates::Candidates;
 use super::game::{Action, Game, RuleError, Rules};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -20,6 +21,9 @@ pub enum Step {
 /// A random player for every seat.
 pub struct RandomAgent {
     rng: ChaCha8Rng,
+    /// The last step's candidates and order, refilled in place by the next step.
+    candidates: Candidates,
+    order: Vec<usize>,
 }
 
 impl RandomAgent {
@@ -28,6 +32,8 @@ impl RandomAgent {
     pub fn new(seed: u64) -> RandomAgent {
         RandomAgent {
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15),
+            candidates: Candidates::default(),
+            order: Vec::new(),
         }
     }
 
@@ -40,12 +46,14 @@ impl RandomAgent {
         }
         // Shuffled by number (the same order as shuffling the actions themselves), each action
         // built only when it is tried; the number past the candidates is waiting for a timer.
-        let set = game.candidate_set(None);
+        self.candidates.refill(game, None);
         let waiting = !game.state.timers.is_empty();
-        let mut order: Vec<usize> = (0..set.len() + usize::from(waiting)).collect();
-        order.shuffle(&mut self.rng);
-        for i in order {
-            match set.get(i) {
+        self.order.clear();
+        self.order
+            .extend(0..self.candidates.len() + usize::from(waiting));
+        self.order.shuffle(&mut self.rng);
+        for &i in &self.order {
+            match self.candidates.get(i) {
                 None => {
                     game.run_out(rules)?;
                     return Ok(Step::Waited);

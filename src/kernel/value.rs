@@ -25,7 +25,7 @@ impl Seat {
 ///
 /// Cards and players are references, never copies of what a card shows, so a value can be
 /// rendered for a player from what that player knows.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum Value {
     /// No value (the default); scripts see it as `()`.
     #[default]
@@ -44,6 +44,31 @@ pub enum Value {
     Player(Seat),
     /// A list of values. What a script stores nests at most `limits::MAX_VALUE_DEPTH` deep.
     List(Vec<Value>),
+}
+
+impl Clone for Value {
+    fn clone(&self) -> Value {
+        match self {
+            Value::Unit => Value::Unit,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Int(n) => Value::Int(*n),
+            Value::Float(x) => Value::Float(*x),
+            Value::Str(s) => Value::Str(s.clone()),
+            Value::Card(c) => Value::Card(*c),
+            Value::Player(p) => Value::Player(*p),
+            Value::List(items) => Value::List(items.clone()),
+        }
+    }
+
+    /// Into the same kind of value, its text or list keeps its memory: a state copied into a
+    /// spare (`GameState::clone_from`, once per checked step) then allocates almost nothing.
+    fn clone_from(&mut self, source: &Value) {
+        match (self, source) {
+            (Value::Str(to), Value::Str(from)) => to.clone_from(from),
+            (Value::List(to), Value::List(from)) => to.clone_from(from),
+            (to, from) => *to = from.clone(),
+        }
+    }
 }
 
 impl Value {
@@ -117,6 +142,39 @@ impl fmt::Display for Value {
                     write!(f, "{item}")?;
                 }
                 f.write_str("]")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CardIdx, Seat, Value};
+
+    #[test]
+    fn clone_from_makes_an_equal_value_from_any_kind_into_any_kind() {
+        let samples = [
+            Value::Unit,
+            Value::Bool(true),
+            Value::Int(-3),
+            Value::Float(2.5),
+            Value::Str("a longer text than the other".into()),
+            Value::Str("b".into()),
+            Value::Card(CardIdx(7)),
+            Value::Player(Seat(2)),
+            Value::List(vec![Value::Int(1), Value::Str("x".into())]),
+            Value::List(vec![
+                Value::List(vec![Value::Card(CardIdx(1))]),
+                Value::Unit,
+            ]),
+            Value::List(Vec::new()),
+        ];
+        for to in &samples {
+            for from in &samples {
+                let mut copy = to.clone();
+                assert_eq!(&copy, to);
+                copy.clone_from(from);
+                assert_eq!(&copy, from, "{to:?} from {from:?}");
             }
         }
     }

@@ -279,12 +279,14 @@ pub(super) fn opt_card(c: Option<CardIdx>) -> Dynamic {
 }
 
 pub(super) fn card_arg(game: &Game, p: Player, arg: &Dynamic) -> R<Dynamic> {
-    if let Some(c) = arg.clone().try_cast::<Card>() {
-        return Ok(Dynamic::from(c));
+    // Read in place: a copy of a card or slot value would allocate just to learn its type.
+    if let Some(c) = arg.read_lock::<Card>() {
+        return Ok(Dynamic::from(*c));
     }
-    let (owner, slot) = if let Some(s) = arg.clone().try_cast::<Slot>() {
+    let slot = arg.read_lock::<Slot>().map(|s| *s);
+    let (owner, slot) = if let Some(s) = slot {
         (s.seat, s.slot as usize)
-    } else if let Some(i) = arg.clone().try_cast::<INT>() {
+    } else if let Some(i) = int_of(arg) {
         (p.0, slot_index(i)?)
     } else {
         return refusal(format!("expected a card, not `{arg}`"));

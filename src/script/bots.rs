@@ -10,7 +10,7 @@ use super::error::{SourceDiagnostic, VariantError};
 use crate::kernel::{Action, Arg, CardIdx, Game, Loc, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, INT, ImmutableString, Map, Scope};
+use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, ImmutableString, Map, Scope};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -387,10 +387,15 @@ impl BotBook {
         if result.is_unit() {
             return Ok(None);
         }
-        let Some(map) = result.clone().try_cast::<Map>() else {
+        if !result.is_map() {
             return Err(RuleError::fault(format!(
                 "bot script: decide returned {result}, not an action map or ()"
             )));
+        }
+        let Some(map) = result.try_cast::<Map>() else {
+            return Err(RuleError::fault(
+                "bot script: decide's map could not be read",
+            ));
         };
         let name = map
             .get("action")
@@ -418,17 +423,19 @@ impl BotBook {
 }
 
 fn to_arg(d: &Dynamic) -> Result<Arg, RuleError> {
-    Ok(if let Some(c) = d.clone().try_cast::<Card>() {
+    // Read in place: copying a card or slot value only to learn its type allocates.
+    let slot = d.read_lock::<Slot>().map(|s| *s);
+    Ok(if let Some(c) = d.read_lock::<Card>() {
         Arg::Card(c.0)
-    } else if let Some(s) = d.clone().try_cast::<Slot>() {
+    } else if let Some(s) = slot {
         Arg::Slot {
             seat: s.seat,
             slot: s.slot,
         }
-    } else if let Some(i) = d.clone().try_cast::<INT>() {
+    } else if let Some(i) = super::api::int_of(d) {
         Arg::Int(i)
-    } else if let Some(s) = d.clone().try_cast::<ImmutableString>() {
-        if s == "drawn" {
+    } else if let Some(s) = d.read_lock::<ImmutableString>() {
+        if s.as_str() == "drawn" {
             Arg::Drawn
         } else {
             Arg::Word(s.to_string())

@@ -256,8 +256,14 @@ impl Chain {
                     checked?;
                     return result;
                 }
-                Link::Property { getter, pos, .. } if !f.slot(*slot).is_map() => {
+                Link::Property {
+                    key, getter, pos, ..
+                } => {
                     let at = f.base + slot;
+                    // A map's entry (`params.chance`), `()` when it has none.
+                    if let Ok(map) = f.stack[at].as_map_ref() {
+                        return Ok(map.get(key.as_str()).cloned().unwrap_or(Dynamic::UNIT));
+                    }
                     let mut target = std::mem::take(&mut f.stack[at]);
                     let result = getter.call(f, &mut [&mut target], *pos);
                     f.stack[at] = target;

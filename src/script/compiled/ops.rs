@@ -17,6 +17,9 @@ pub(crate) struct Site {
     natives: Vec<&'static Native>,
     /// Whether an entry takes `Any` (then `==` of unlike types is not decided in place).
     any: bool,
+    /// Whether every entry takes two values of one type (`==` of two cards): then no entry
+    /// takes two values of unlike types, and Rhai's built-in rule decides them.
+    same_typed: bool,
 }
 
 /// The operators done in place on built-in types.
@@ -75,11 +78,15 @@ impl Site {
             }
         }
         let any = natives.iter().any(|n| n.params.contains(&Ty::Any));
+        let same_typed = natives
+            .iter()
+            .all(|n| matches!(n.params, [a, b] if a == b && *a != Ty::Any));
         Site {
             name: name.into(),
             op: Op::of(name),
             natives: natives::rhai_order(natives),
             any,
+            same_typed,
         }
     }
 
@@ -256,7 +263,32 @@ pub(crate) fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynam
             _ => None,
         };
     }
+    // A kernel value against a value of another type (`slot != "drawn"`): Rhai's last built-in
+    // rule, for values of unlike types that are not both numbers, when no entry takes them (none
+    // of Rhai's earlier built-in pairs involves a kernel value).
+    if site.same_typed && (is_kernel_value(a) || is_kernel_value(b)) && a.type_id() != b.type_id() {
+        return match op {
+            Op::Ne => Some(true.into()),
+            Op::Eq | Op::Lt | Op::Le | Op::Gt | Op::Ge => Some(false.into()),
+            _ => None,
+        };
+    }
     None
+}
+
+/// Whether a value is one of the kernel API's own types (a card, a player, a slot, a located
+/// card).
+fn is_kernel_value(d: &Dynamic) -> bool {
+    use super::super::api::{Card, Located, Player, Slot};
+    use std::any::TypeId;
+    if !d.is_variant() {
+        return false;
+    }
+    let t = d.type_id();
+    t == TypeId::of::<Card>()
+        || t == TypeId::of::<Player>()
+        || t == TypeId::of::<Slot>()
+        || t == TypeId::of::<Located>()
 }
 
 /// A unary operator (`!`, `-`).

@@ -85,6 +85,37 @@ fn every_case_gives_the_same_value_or_error_on_both_engines() {
 }
 
 #[test]
+fn kernel_values_against_other_types_compare_as_rhai_compares_them() {
+    use crate::kernel::{CardIdx, Seat};
+    use crate::script::api::{Card, Player, Slot};
+    run_on_big_stack(|| {
+        let engine = engine();
+        let ast = cases(&engine);
+        let program = Program::compile(&engine, crate::script::natives::RULES, &ast, &[]);
+        let args = || {
+            vec![
+                Dynamic::from(Slot {
+                    seat: Seat(1),
+                    slot: 2,
+                }),
+                Dynamic::from(Card(CardIdx(3))),
+                Dynamic::from(Player(Seat(0))),
+            ]
+        };
+        let name = "with_kernel_values";
+        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        let expected = shown(with_deadline(|| {
+            engine.call_fn_with_options::<Dynamic>(options, &mut Scope::new(), &ast, name, args())
+        }));
+        let got = shown(
+            with_deadline(|| program.call(&engine, &LIMITS, name, args())).expect("compiled"),
+        );
+        assert!(expected.starts_with("ok ["), "{expected}");
+        assert_eq!(got, expected);
+    });
+}
+
+#[test]
 fn what_is_not_compiled_is_left_to_the_interpreter_with_its_callers() {
     let engine = engine();
     let program = Program::compile(&engine, crate::script::natives::RULES, &cases(&engine), &[]);
