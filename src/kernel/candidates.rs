@@ -108,6 +108,31 @@ impl Candidates {
         }
     }
 
+    /// Whether some candidate is the action `name`.
+    pub fn has_action(&self, name: &str) -> bool {
+        self.blocks.iter().any(|b| &*b.name == name)
+    }
+
+    /// A set of exactly these actions, in this order (each its own block).
+    pub fn from_actions(actions: &[Action]) -> Candidates {
+        let mut set = Candidates::default();
+        for action in actions {
+            let domains_at = set.domains.len();
+            for arg in &action.args {
+                set.options.push(arg.clone());
+                set.domains.push(set.options.len() - 1..set.options.len());
+            }
+            set.blocks.push(Block {
+                seat: action.seat,
+                name: action.name.clone(),
+                domains: domains_at..set.domains.len(),
+                count: 1,
+            });
+            set.len += 1;
+        }
+        set
+    }
+
     /// How many candidates there are.
     pub fn len(&self) -> usize {
         self.len
@@ -242,5 +267,9 @@ mod tests {
         );
         assert_eq!(set.len(), 7);
         assert!(set.get(7).is_none() && !set.is_empty());
+        assert!(set.has_action("pass") && !set.has_action("pa"));
+        let again = Candidates::from_actions(&set.to_vec());
+        assert_eq!(again.to_vec(), set.to_vec());
+        assert_eq!(again.len(), 7);
     }
 }

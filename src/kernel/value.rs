@@ -66,6 +66,16 @@ impl Clone for Value {
         match (self, source) {
             (Value::Str(to), Value::Str(from)) => to.clone_from(from),
             (Value::List(to), Value::List(from)) => to.clone_from(from),
+            // Nothing to drop in a value without text or list: skip the drop glue.
+            (
+                to @ (Value::Unit
+                | Value::Bool(_)
+                | Value::Int(_)
+                | Value::Float(_)
+                | Value::Card(_)
+                | Value::Player(_)),
+                from,
+            ) => std::mem::forget(std::mem::replace(to, from.clone())),
             (to, from) => *to = from.clone(),
         }
     }

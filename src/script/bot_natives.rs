@@ -136,6 +136,7 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
     native!("get$candidates", |v: View| {
         Ok(v.0
             .candidates
+            .to_vec()
             .iter()
             .map(|a| {
                 let mut m = Map::new();
@@ -152,7 +153,7 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
             .collect::<Array>())
     }),
     native!("can", |v: View, action: Str| {
-        Ok(v.0.candidates.iter().any(|a| &*a.name == action))
+        Ok(v.0.candidates.has_action(action))
     }),
     native!("random", |v: View| {
         Ok(v.0

@@ -7,7 +7,7 @@
 
 use super::api::{Card, Slot, from_value};
 use super::error::{SourceDiagnostic, VariantError};
-use crate::kernel::{Action, Arg, CardIdx, Game, Loc, RuleError, Seat};
+use crate::kernel::{Action, Arg, Candidates, CardIdx, Game, Loc, RuleError, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, ImmutableString, Map, Scope};
@@ -66,6 +66,11 @@ pub struct Bot {
     rng: ChaCha8Rng,
 }
 
+thread_local! {
+    /// The last decision's candidates on this thread, refilled in place for the next.
+    static SPARE_CANDIDATES: std::cell::RefCell<Candidates> = std::cell::RefCell::default();
+}
+
 impl Bot {
     /// The number of the first event this bot has not observed yet (see `Game::event_count`):
     /// a host may forget the events before the lowest of its bots' `seen`.
@@ -87,7 +92,7 @@ impl BotView {
             me: Seat(0),
             known: Vec::new(),
             game: Game::default(),
-            candidates: Vec::new(),
+            candidates: Candidates::default(),
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
         }))
     }
@@ -100,7 +105,8 @@ pub(super) struct ViewData {
     /// A copy of the game, for the public structure (hands, piles, variables); faces are read
     /// from it only through `known`.
     pub(super) game: Game,
-    pub(super) candidates: Vec<Action>,
+    /// The actions the bot may try now (built one by one only for `view.candidates`).
+    pub(super) candidates: Candidates,
     pub(super) rng: Mutex<ChaCha8Rng>,
 }
 
@@ -328,7 +334,8 @@ impl BotBook {
         let known = (0..game.state.cards.len())
             .map(|i| self.remembers(bot, game, CardIdx(i as u16)))
             .collect();
-        let candidates = game.candidate_set(Some(bot.seat)).to_vec();
+        let mut candidates = SPARE_CANDIDATES.with_borrow_mut(std::mem::take);
+        candidates.refill(game, Some(bot.seat));
         let data = Arc::new(ViewData {
             me: bot.seat,
             known,
@@ -370,9 +377,11 @@ impl BotBook {
             }
         })?;
         let action = self.action_of(result, bot, game);
-        // The script is done with the view: its copy of the game serves the next copies.
+        // The script is done with the view: its copy of the game serves the next copies, and
+        // its candidates the bot's next decision.
         if let Ok(data) = Arc::try_unwrap(data) {
             data.game.recycle();
+            SPARE_CANDIDATES.with_borrow_mut(|spare| *spare = data.candidates);
         }
         action
     }
@@ -497,11 +506,12 @@ mod tests {
             &[],
         );
         let mut view = BotView::sample();
-        Arc::get_mut(&mut view.0).expect("one owner").candidates = vec![Action {
-            seat: Seat(0),
-            name: "draw".into(),
-            args: vec![Arg::Int(2)],
-        }];
+        Arc::get_mut(&mut view.0).expect("one owner").candidates =
+            Candidates::from_actions(&[Action {
+                seat: Seat(0),
+                name: "draw".into(),
+                args: vec![Arg::Int(2)],
+            }]);
         // The text `name(arg)` gives on the interpreter, and on compiled code.
         let both = |name: &str, arg: Dynamic| {
             let interpreted: String = engine
