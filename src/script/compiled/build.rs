@@ -170,7 +170,7 @@ pub(super) fn compile(
             },
         ),
         fallbacks,
-        natives,
+        indexing: super::indexing::Indexing::new(engine),
     }
 }
 

@@ -3,6 +3,7 @@
 //! from its root, in place when the root is a local variable.
 
 use super::build::{Compiler, mismatch};
+use super::indexing::At;
 use super::ops::{self, Site};
 use super::{Eval, Frame, R};
 use rhai::{ASTFlags, Dynamic, EvalAltResult, Expr, ImmutableString, Position};
@@ -31,8 +32,12 @@ enum Link {
         lent: Vec<Option<usize>>,
         pos: Position,
     },
-    /// `[index]`.
-    Index { index: Eval, pos: Position },
+    /// `[index]`; `pos` is the index's, `open` the `[`'s.
+    Index {
+        index: Eval,
+        pos: Position,
+        open: Position,
+    },
 }
 
 pub(crate) struct Chain {
@@ -57,9 +62,9 @@ enum Kind {
 }
 
 pub(super) fn compile(c: &mut Compiler<'_>, e: &Expr) -> Result<Chain, String> {
-    let (x, flags, kind) = match e {
-        Expr::Dot(x, flags, _) => (x, flags, Kind::Dot),
-        Expr::Index(x, flags, _) => (x, flags, Kind::Index),
+    let (x, flags, kind, op_pos) = match e {
+        Expr::Dot(x, flags, pos) => (x, flags, Kind::Dot, *pos),
+        Expr::Index(x, flags, pos) => (x, flags, Kind::Index, *pos),
         _ => unreachable!("a chain is a dot or index expression"),
     };
     let root = match c.root_slot(&x.lhs)? {
@@ -67,7 +72,7 @@ pub(super) fn compile(c: &mut Compiler<'_>, e: &Expr) -> Result<Chain, String> {
         None => Root::Value(c.expr(&x.lhs)?),
     };
     let mut links = Vec::new();
-    continuation(c, kind, *flags, &x.rhs, &mut links)?;
+    continuation(c, kind, *flags, op_pos, &x.rhs, &mut links)?;
     // Only `x.method(args)` on a local `x` lends its arguments, and never `x` itself (it is
     // lent as the first argument already).
     let receiver = match (&root, links.len()) {
@@ -86,11 +91,13 @@ pub(super) fn compile(c: &mut Compiler<'_>, e: &Expr) -> Result<Chain, String> {
     Ok(Chain { root, links })
 }
 
-/// The links after a node of `kind` with `flags`, whose right-hand side is `rhs`.
+/// The links after a node of `kind` with `flags` at `op_pos` (its `.` or `[`), whose right-hand
+/// side is `rhs`.
 fn continuation(
     c: &mut Compiler<'_>,
     kind: Kind,
     flags: ASTFlags,
+    op_pos: Position,
     rhs: &Expr,
     links: &mut Vec<Link>,
 ) -> Result<(), String> {
@@ -102,25 +109,26 @@ fn continuation(
     }
     if !flags.contains(ASTFlags::BREAK) {
         let next = match rhs {
-            Expr::Dot(y, next_flags, _) => Some((y, *next_flags, Kind::Dot)),
-            Expr::Index(y, next_flags, _) => Some((y, *next_flags, Kind::Index)),
+            Expr::Dot(y, next_flags, pos) => Some((y, *next_flags, Kind::Dot, *pos)),
+            Expr::Index(y, next_flags, pos) => Some((y, *next_flags, Kind::Index, *pos)),
             _ => None,
         };
-        if let Some((y, next_flags, next_kind)) = next {
-            links.push(link(c, kind, &y.lhs)?);
-            return continuation(c, next_kind, next_flags, &y.rhs, links);
+        if let Some((y, next_flags, next_kind, next_pos)) = next {
+            links.push(link(c, kind, op_pos, &y.lhs)?);
+            return continuation(c, next_kind, next_flags, next_pos, &y.rhs, links);
         }
     }
-    links.push(link(c, kind, rhs)?);
+    links.push(link(c, kind, op_pos, rhs)?);
     Ok(())
 }
 
-/// One link: an index (after `[`) or a property or method (after `.`).
-fn link(c: &mut Compiler<'_>, kind: Kind, e: &Expr) -> Result<Link, String> {
+/// One link: an index (after `[` at `op_pos`) or a property or method (after `.`).
+fn link(c: &mut Compiler<'_>, kind: Kind, op_pos: Position, e: &Expr) -> Result<Link, String> {
     match (kind, e) {
         (Kind::Index, index) => Ok(Link::Index {
             index: c.expr(index)?,
             pos: index.start_position(),
+            open: op_pos,
         }),
         (Kind::Dot, Expr::Property(x, pos)) => {
             let ((getter, _), (setter, _), key) = &**x;
@@ -353,7 +361,7 @@ fn assign_last(
             let mut v = combine(f, old)?;
             setter.call(f, &mut [target, &mut v], *pos).map(drop)
         }
-        Link::Index { pos, .. } => {
+        Link::Index { pos, open, .. } => {
             let Evaluated::Index(idx) = last_value else {
                 unreachable!("an index link has an index value")
             };
@@ -380,16 +388,19 @@ fn assign_last(
                 };
                 return set_entry(f, target, &key, combine, *pos);
             }
+            let at = At {
+                open: *open,
+                index: *pos,
+                assign: op_pos,
+            };
             let old = if op.is_some() {
-                index_value(f, target, idx.clone(), *pos)?
+                f.program.indexing.get(f.engine, target, idx.clone(), at)?
             } else {
                 Dynamic::UNIT
             };
-            let mut v = combine(f, old)?;
-            let mut idx = idx;
-            let site = Site::new(f.natives(), "index$set$", 3);
-            site.call(f, &mut [target, &mut idx, &mut v], *pos)
-                .map(drop)
+            let v = combine(f, old)?;
+            f.program.indexing.set(f.engine, target, idx, v, at)?;
+            ops::check_size_of(f.engine, target, *pos)
         }
         Link::Method { pos, .. } => {
             Err(EvalAltResult::ErrorRuntime("cannot assign to a method call".into(), *pos).into())
@@ -426,17 +437,6 @@ fn position(len: usize, i: rhai::INT) -> Option<usize> {
             .ok()
             .and_then(|back| len.checked_sub(back))
     }
-}
-
-/// The value of `target[idx]` for a target that is not an array or a map: Rhai's indexer.
-fn index_value(
-    f: &mut Frame<'_>,
-    target: &mut Dynamic,
-    mut idx: Dynamic,
-    pos: Position,
-) -> R<Dynamic> {
-    let site = Site::new(f.natives(), "index$get$", 2);
-    site.call(f, &mut [target, &mut idx], pos)
 }
 
 /// What to do with the value a walk reaches.
@@ -489,7 +489,7 @@ fn walk(
             ops::check_size_of(f.engine, target, *pos)?;
             walk(f, &mut next, links, values, reached)
         }
-        Link::Index { pos, .. } => {
+        Link::Index { pos, open, .. } => {
             let Evaluated::Index(idx) = std::mem::replace(value, Evaluated::None) else {
                 unreachable!("an index link has an index value")
             };
@@ -513,11 +513,16 @@ fn walk(
                     None => walk(f, &mut Dynamic::UNIT.clone(), links, values, reached),
                 };
             }
-            if target.is_string() {
+            if target.is_string() && idx.is_int() {
                 let mut next = string_index(target, &idx, *pos)?;
                 return walk(f, &mut next, links, values, reached);
             }
-            let mut next = index_value(f, target, idx, *pos)?;
+            let at = At {
+                open: *open,
+                index: *pos,
+                assign: Position::NONE,
+            };
+            let mut next = f.program.indexing.get(f.engine, target, idx, at)?;
             walk(f, &mut next, links, values, reached)
         }
     }

@@ -11,6 +11,7 @@
 mod build;
 mod calls;
 mod chain;
+mod indexing;
 mod ops;
 mod params;
 #[cfg(test)]
@@ -68,8 +69,8 @@ pub(crate) struct Program {
     script: FastMap<String, Vec<(usize, FnId)>>,
     /// The functions left to the interpreter, sorted.
     pub(crate) fallbacks: Vec<Fallback>,
-    /// The native entries the engine registers (`natives::NATIVES`, or the bots' table).
-    natives: Tables,
+    /// Rhai's own indexing, for values other than arrays and maps.
+    indexing: indexing::Indexing,
 }
 
 /// The limits compiled code runs under (the interpreter's, from `sandboxed_engine`).
@@ -92,11 +93,6 @@ pub(crate) struct Frame<'a> {
 }
 
 impl<'a> Frame<'a> {
-    /// The engine's native entries.
-    pub(crate) fn natives(&self) -> Tables {
-        self.program.natives
-    }
-
     /// A local variable of the running function.
     #[inline]
     fn slot(&mut self, slot: usize) -> &mut Dynamic {
