@@ -53,14 +53,23 @@ pub(crate) static COMPILED_LIMITS: compiled::Limits = compiled::Limits {
 /// cost memory.
 pub const SCRIPT_STACK_BYTES: usize = 32 * 1024 * 1024;
 
+/// Rhai's standard package as one module, built once and shared by every engine (it holds
+/// functions only): the compiled engine finds its type iterators in it too.
+pub(crate) fn standard_package() -> rhai::Shared<rhai::Module> {
+    static PACKAGE: std::sync::OnceLock<rhai::Shared<rhai::Module>> = std::sync::OnceLock::new();
+    PACKAGE
+        .get_or_init(|| {
+            rhai::packages::Package::as_shared_module(&rhai::packages::StandardPackage::new())
+        })
+        .clone()
+}
+
 /// The one constructor of the scripting engine: a raw engine with the standard packages, the
 /// kernel API, no `eval`, no clock (the `no_time` feature), strict variables and hard limits.
 /// `import` resolves inside the rules folder only.
 pub(crate) fn sandboxed_engine(root: &files::RulesRoot) -> Engine {
     let mut engine = Engine::new_raw();
-    engine.register_global_module(rhai::packages::Package::as_shared_module(
-        &rhai::packages::StandardPackage::new(),
-    ));
+    engine.register_global_module(standard_package());
     engine
         .set_max_operations(MAX_OPERATIONS)
         .set_max_call_levels(MAX_CALL_LEVELS)

@@ -171,6 +171,9 @@ pub(super) fn compile(
         ),
         fallbacks,
         indexing: super::indexing::Indexing::new(engine),
+        libs: std::iter::once(ast.shared_lib().clone())
+            .chain(modules.iter().map(|(_, m)| m.shared_lib().clone()))
+            .collect(),
     }
 }
 
@@ -347,7 +350,17 @@ impl Compiler<'_> {
                     return Err(unsupported("`export` is not compiled", *pos));
                 }
                 let init = self.expr(init)?;
-                let slot = self.declare_as(&ident.name, flags.contains(ASTFlags::CONSTANT));
+                let constant = flags.contains(ASTFlags::CONSTANT);
+                let slot = self.declare_as(&ident.name, constant);
+                if constant {
+                    // Read-only, as Rhai keeps a constant: a method that would change it is
+                    // refused (`C.push(1)`), and each copy read from it is writable again.
+                    return Ok(Box::new(move |f| {
+                        let v = init(f)?.into_read_only();
+                        *f.slot(slot) = v;
+                        value(Dynamic::UNIT)
+                    }));
+                }
                 Box::new(move |f| {
                     let v = init(f)?;
                     *f.slot(slot) = v;
@@ -1055,5 +1068,18 @@ fn for_each(f: &mut Frame<'_>, items: Dynamic, pos: Position, round: &Round) -> 
         let s = items.into_immutable_string().expect("a string");
         return each(f, s.chars().map(Dynamic::from), round);
     }
-    Err(EvalAltResult::ErrorFor(pos).into())
+    // Any other type (a step range, a blob, a string's `chars()`): the iterator the standard
+    // package registers for it, as the interpreter finds it.
+    let mut global = f.engine.new_global_runtime_state();
+    global.push_import("std", super::super::standard_package());
+    let Some(iterator) = global.get_iter(items.type_id()) else {
+        return Err(EvalAltResult::ErrorFor(pos).into());
+    };
+    for (i, item) in iterator(items).enumerate() {
+        let item = item.map_err(|e| super::fill_position(e, pos))?.flatten();
+        if let Some(flow) = round(f, item, i)? {
+            return Ok(Some(flow));
+        }
+    }
+    Ok(None)
 }

@@ -71,6 +71,9 @@ pub(crate) struct Program {
     pub(crate) fallbacks: Vec<Fallback>,
     /// Rhai's own indexing, for values other than arrays and maps.
     indexing: indexing::Indexing,
+    /// The scripts' function libraries (the entry script's, then each module's): where Rhai's
+    /// own calls find the functions of closures (`a.map(|x| x + 1)`).
+    libs: Vec<rhai::Shared<rhai::Module>>,
 }
 
 /// The limits compiled code runs under (the interpreter's, from `sandboxed_engine`).
@@ -124,9 +127,12 @@ impl<'a> Frame<'a> {
     #[cold]
     fn call_rhai(&mut self, name: &str, args: &mut [&mut Dynamic], pos: Position) -> R<Dynamic> {
         let engine = self.engine;
-        let global = self
-            .global
-            .get_or_insert_with(|| Box::new(engine.new_global_runtime_state()));
+        let libs = &self.program.libs;
+        let global = self.global.get_or_insert_with(|| {
+            let mut global = Box::new(engine.new_global_runtime_state());
+            global.lib.extend(libs.iter().cloned());
+            global
+        });
         let context = rhai::NativeCallContext::new_with_all_fields(engine, name, None, global, pos);
         context
             // The first argument may be the caller's variable (`a.push(x)`): never consumed.

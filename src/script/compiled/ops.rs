@@ -120,6 +120,10 @@ impl Site {
 /// are called on as Rhai's own would do them (`None`: call Rhai's).
 fn standard(name: &str, args: &mut [&mut Dynamic]) -> Option<R<Dynamic>> {
     let first = args.first()?;
+    // A constant is changed by no method: Rhai's own call refuses the ones that would.
+    if first.is_read_only() && matches!(name, "push" | "pop" | "shift") {
+        return None;
+    }
     let result: Dynamic = match (name, args.len()) {
         ("len", 1) if first.is_array() => (first.as_array_ref().ok()?.len() as INT).into(),
         ("len", 1) if first.is_map() => (first.as_map_ref().ok()?.len() as INT).into(),
