@@ -373,7 +373,9 @@ impl Compiler<'_> {
                 let op_pos = op.position();
                 let op_site = op
                     .get_op_assignment_info()
-                    .map(|(.., op_syntax)| Site::new(self.natives, op_syntax, 2));
+                    .map(|(.., assign, _, op_syntax)| {
+                        ops::OpAssign::new(Site::new(self.natives, op_syntax, 2), assign)
+                    });
                 match &bin.lhs {
                     Expr::Variable(v, _, pos) => {
                         let slot = self.local(v, *pos)?;
@@ -386,7 +388,7 @@ impl Compiler<'_> {
                             Some(site) => Box::new(move |f| {
                                 let b = rhs(f)?;
                                 let a = std::mem::take(f.slot(slot));
-                                let result = ops::binary(f, &site, a.clone(), b, op_pos);
+                                let result = ops::op_assign(f, &site, a.clone(), b, op_pos);
                                 *f.slot(slot) = match result {
                                     Ok(v) => v,
                                     Err(e) => {

@@ -141,6 +141,14 @@ fn link(c: &mut Compiler<'_>, kind: Kind, op_pos: Position, e: &Expr) -> Result<
         }
         (Kind::Dot, Expr::MethodCall(call, pos)) => {
             let arity = call.args.len() + 1;
+            // What Rhai does itself rather than call a function of that name.
+            if matches!(call.name.as_str(), "call" | "curry" | "is_shared") {
+                return Err(format!(
+                    "the method `.{}(…)` is not compiled (line {})",
+                    call.name,
+                    pos.line().unwrap_or(0)
+                ));
+            }
             if c.is_script_fn(&call.name, arity) {
                 return Err(format!(
                     "the method call `.{}(…)` of a script function is not compiled (line {})",
@@ -303,7 +311,7 @@ impl Chain {
         &self,
         f: &mut Frame<'_>,
         new: Dynamic,
-        op: Option<&Site>,
+        op: Option<&ops::OpAssign>,
         op_pos: Position,
     ) -> R<()> {
         let Root::Local(slot) = self.root else {
@@ -333,13 +341,13 @@ fn assign_last(
     last: &Link,
     last_value: Evaluated,
     new: Dynamic,
-    op: Option<&Site>,
+    op: Option<&ops::OpAssign>,
     op_pos: Position,
 ) -> R<()> {
     // The new value, with the old one when it is an op-assignment.
     let combine = |f: &mut Frame<'_>, old: Dynamic| -> R<Dynamic> {
         match op {
-            Some(site) => ops::binary(f, site, old, new, op_pos),
+            Some(op) => ops::op_assign(f, op, old, new, op_pos),
             None => Ok(new),
         }
     };

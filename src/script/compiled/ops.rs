@@ -212,6 +212,45 @@ pub(crate) fn binary(
     site.call(f, &mut [&mut a, &mut b], pos)
 }
 
+/// An op-assignment (`x += y`): the operator's call site and the assignment's name.
+pub(crate) struct OpAssign {
+    site: Site,
+    /// `+=`, as Rhai names the function.
+    name: &'static str,
+}
+
+impl OpAssign {
+    pub(crate) fn new(site: Site, name: &'static str) -> OpAssign {
+        OpAssign { site, name }
+    }
+}
+
+/// `old op= new` as Rhai does it: in place for the common types; else the op-assignment
+/// function (a registered `+=`, or Rhai's built-in one, such as `array += item` pushing the
+/// item); and when there is none, `old op new`.
+pub(crate) fn op_assign(
+    f: &mut Frame<'_>,
+    op: &OpAssign,
+    mut old: Dynamic,
+    mut new: Dynamic,
+    pos: Position,
+) -> R<Dynamic> {
+    if let Some(v) = fast_binary(&op.site, &old, &new) {
+        return Ok(v);
+    }
+    let kept = new.clone();
+    match f.call_rhai(op.name, &mut [&mut old, &mut new], pos) {
+        Ok(_) => {
+            check_size_of(f.engine, &old, pos)?;
+            Ok(old)
+        }
+        Err(e) if matches!(&*e, EvalAltResult::ErrorFunctionNotFound(name, _) if name.starts_with(op.name)) => {
+            binary(f, &op.site, old, kept, pos)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// `op` on the types Rhai has built in, when the result needs no error (`None`: ask Rhai, which
 /// also makes the error of an overflow or a division by zero).
 #[inline]
