@@ -244,12 +244,13 @@ impl Chain {
         // The common shapes, without the walk's lists: `game.phase`, `game.set("x", v)`.
         if let (Root::Local(slot), [link]) = (&self.root, &self.links[..]) {
             match link {
+                // A map's method may be a function pointer it holds: the walk looks.
                 Link::Method {
                     site,
                     args,
                     lent,
                     pos,
-                } if args.len() <= 3 => {
+                } if args.len() <= 3 && !f.slot(*slot).is_map() => {
                     let pos = *pos;
                     let at = f.base + slot;
                     let (target, result) = match args.len() {
@@ -483,6 +484,12 @@ fn walk(
             let Evaluated::Args(mut args) = std::mem::replace(value, Evaluated::None) else {
                 unreachable!("a method link has its arguments")
             };
+            if let Some(fn_ptr) = object_method(target, site.name()) {
+                let name = site.name().clone();
+                let mut next = f.call_object_method(&fn_ptr, &name, target, args, *pos)?;
+                ops::check_size_of(f.engine, target, *pos)?;
+                return walk(f, &mut next, links, values, reached);
+            }
             let mut next = match args.len() {
                 0 => site.call(f, &mut [target], *pos)?,
                 1 => site.call(f, &mut [target, &mut args[0]], *pos)?,
@@ -534,6 +541,12 @@ fn walk(
             walk(f, &mut next, links, values, reached)
         }
     }
+}
+
+/// The function pointer a map holds under a method's name (Rhai calls it for `map.name(…)`).
+fn object_method(target: &Dynamic, name: &str) -> Option<rhai::FnPtr> {
+    let map = target.as_map_ref().ok()?;
+    map.get(name)?.read_lock::<rhai::FnPtr>().map(|p| p.clone())
 }
 
 /// A string's character: Rhai's indexing of strings (from the end when negative).

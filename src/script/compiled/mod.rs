@@ -93,6 +93,8 @@ pub(crate) struct Frame<'a> {
     operations: u64,
     /// Rhai's state for calls of functions the compiler does not bind (made on first use).
     global: Option<Box<GlobalRuntimeState>>,
+    /// The compiled function running now: Rhai's calls report errors under its source.
+    running: Option<&'a CompiledFn>,
 }
 
 impl<'a> Frame<'a> {
@@ -122,21 +124,53 @@ impl<'a> Frame<'a> {
         Ok(())
     }
 
-    /// Rhai's own call of a native function (the standard library, or an API function whose
-    /// arguments no table entry admits): exact Rhai semantics and errors, at Rhai's cost.
-    #[cold]
-    fn call_rhai(&mut self, name: &str, args: &mut [&mut Dynamic], pos: Position) -> R<Dynamic> {
+    /// Rhai's call state for the calls the compiler does not bind, with the scripts' function
+    /// libraries (made on first use).
+    fn global(&mut self) -> &mut GlobalRuntimeState {
         let engine = self.engine;
         let libs = &self.program.libs;
+        let source = self
+            .running
+            .map(|f| f.source.clone())
+            .filter(|s| !s.is_empty());
         let global = self.global.get_or_insert_with(|| {
             let mut global = Box::new(engine.new_global_runtime_state());
             global.lib.extend(libs.iter().cloned());
             global
         });
-        let context = rhai::NativeCallContext::new_with_all_fields(engine, name, None, global, pos);
+        global.source = source;
+        global
+    }
+
+    /// Rhai's own call of a native function (the standard library, or an API function whose
+    /// arguments no table entry admits): exact Rhai semantics and errors, at Rhai's cost.
+    #[cold]
+    fn call_rhai(&mut self, name: &str, args: &mut [&mut Dynamic], pos: Position) -> R<Dynamic> {
+        let engine = self.engine;
+        let context =
+            rhai::NativeCallContext::new_with_all_fields(engine, name, None, self.global(), pos);
         context
             // The first argument may be the caller's variable (`a.push(x)`): never consumed.
             .call_native_fn_raw(name, true, args)
+            .map_err(|e| fill_position(e, pos))
+    }
+
+    /// `map.name(args)` where the map's `name` holds a function pointer: Rhai calls the function
+    /// with the map as `this` (an object map's method).
+    #[cold]
+    fn call_object_method(
+        &mut self,
+        fn_ptr: &rhai::FnPtr,
+        name: &str,
+        this: &mut Dynamic,
+        args: Vec<Dynamic>,
+        pos: Position,
+    ) -> R<Dynamic> {
+        let engine = self.engine;
+        let context =
+            rhai::NativeCallContext::new_with_all_fields(engine, name, None, self.global(), pos);
+        fn_ptr
+            .call_raw(&context, Some(this), args)
             .map_err(|e| fill_position(e, pos))
     }
 
@@ -195,16 +229,18 @@ impl<'a> Frame<'a> {
         self.returned(f, result, pos)
     }
 
-    fn enter(&mut self, f: &CompiledFn, args_at: usize, pos: Position) -> R<Dynamic> {
+    fn enter(&mut self, f: &'a CompiledFn, args_at: usize, pos: Position) -> R<Dynamic> {
         self.tick(pos)?;
         if self.level >= self.limits.max_call_levels {
             return Err(EvalAltResult::ErrorStackOverflow(pos).into());
         }
         self.stack.resize(args_at + f.slots, Dynamic::UNIT);
         let base = std::mem::replace(&mut self.base, args_at);
+        let outer = self.running.replace(f);
         self.level += 1;
         let flow = (f.body)(self);
         self.level -= 1;
+        self.running = outer;
         self.base = base;
         match flow? {
             Flow::Value(v) | Flow::Return(v) | Flow::Break(v) => Ok(v),
@@ -272,6 +308,7 @@ impl Program {
             level: 0,
             operations: 0,
             global: None,
+            running: None,
         };
         frame.stack.reserve(64);
         // Rhai unwraps the error of the function it was asked to call.

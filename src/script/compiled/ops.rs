@@ -90,6 +90,11 @@ impl Site {
         }
     }
 
+    /// The function's name.
+    pub(crate) fn name(&self) -> &ImmutableString {
+        &self.name
+    }
+
     /// The table entry the arguments select, as Rhai would pick it (`None`: Rhai's own call).
     #[inline]
     pub(crate) fn resolve(&self, args: &[&mut Dynamic]) -> Option<&'static Native> {
