@@ -113,8 +113,9 @@ impl Candidates {
         self.blocks.iter().any(|b| &*b.name == name)
     }
 
-    /// A set of exactly these actions, in this order (each its own block).
-    pub fn from_actions(actions: &[Action]) -> Candidates {
+    /// A set of exactly these actions, in this order (each its own block): for tests.
+    #[cfg(test)]
+    pub(crate) fn from_actions(actions: &[Action]) -> Candidates {
         let mut set = Candidates::default();
         for action in actions {
             let domains_at = set.domains.len();

@@ -32,15 +32,23 @@ fn shown(result: Result<Dynamic, Box<EvalAltResult>>) -> String {
     }
 }
 
-fn interpreted(engine: &Engine, ast: &AST, name: &str) -> String {
+/// The engine, `cases.rhai`, and its compiled program.
+fn compiled_cases() -> (Engine, AST, Program) {
+    let engine = engine();
+    let ast = cases(&engine);
+    let program = Program::compile(&engine, crate::script::natives::RULES, &ast, &[]);
+    (engine, ast, program)
+}
+
+fn interpreted(engine: &Engine, ast: &AST, name: &str, args: Vec<Dynamic>) -> String {
     let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
     shown(with_deadline(|| {
-        engine.call_fn_with_options::<Dynamic>(options, &mut Scope::new(), ast, name, ())
+        engine.call_fn_with_options::<Dynamic>(options, &mut Scope::new(), ast, name, args)
     }))
 }
 
-fn compiled(engine: &Engine, program: &Program, name: &str) -> String {
-    let result = with_deadline(|| program.call(engine, &LIMITS, name, Vec::new()));
+fn compiled(engine: &Engine, program: &Program, name: &str, args: Vec<Dynamic>) -> String {
+    let result = with_deadline(|| program.call(engine, &LIMITS, name, args));
     shown(result.unwrap_or_else(|| panic!("`{name}` is not compiled")))
 }
 
@@ -58,9 +66,7 @@ fn run_on_big_stack(f: impl FnOnce() + Send) {
 #[test]
 fn every_case_gives_the_same_value_or_error_on_both_engines() {
     run_on_big_stack(|| {
-        let engine = engine();
-        let ast = cases(&engine);
-        let program = Program::compile(&engine, crate::script::natives::RULES, &ast, &[]);
+        let (engine, ast, program) = compiled_cases();
         let mut names: Vec<String> = ast
             .iter_functions()
             .filter(|f| f.name.starts_with("case_"))
@@ -71,8 +77,8 @@ fn every_case_gives_the_same_value_or_error_on_both_engines() {
         let mut differences = Vec::new();
         for name in &names {
             let (expected, got) = (
-                interpreted(&engine, &ast, name),
-                compiled(&engine, &program, name),
+                interpreted(&engine, &ast, name, Vec::new()),
+                compiled(&engine, &program, name, Vec::new()),
             );
             if expected != got {
                 differences.push(format!(
@@ -89,9 +95,7 @@ fn kernel_values_against_other_types_compare_as_rhai_compares_them() {
     use crate::kernel::{CardIdx, Seat};
     use crate::script::api::{Card, Player, Slot};
     run_on_big_stack(|| {
-        let engine = engine();
-        let ast = cases(&engine);
-        let program = Program::compile(&engine, crate::script::natives::RULES, &ast, &[]);
+        let (engine, ast, program) = compiled_cases();
         let args = || {
             vec![
                 Dynamic::from(Slot {
@@ -103,13 +107,8 @@ fn kernel_values_against_other_types_compare_as_rhai_compares_them() {
             ]
         };
         let name = "with_kernel_values";
-        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        let expected = shown(with_deadline(|| {
-            engine.call_fn_with_options::<Dynamic>(options, &mut Scope::new(), &ast, name, args())
-        }));
-        let got = shown(
-            with_deadline(|| program.call(&engine, &LIMITS, name, args())).expect("compiled"),
-        );
+        let expected = interpreted(&engine, &ast, name, args());
+        let got = compiled(&engine, &program, name, args());
         assert!(expected.starts_with("ok ["), "{expected}");
         assert_eq!(got, expected);
     });
