@@ -473,26 +473,26 @@ fn merge_rejects_impossible_counts_and_overflow() {
 
 #[test]
 fn summaries_say_when_shared_wins_exceed_the_games() {
-    // Check's seeds 0-29 with 4 random players have one tied game.
+    // Check's seeds 0-39 with 4 random players have one tied game.
     let run = succeeds(
-        &["simulate", "check", "--games", "30", "--seed", "0"],
+        &["simulate", "check", "--games", "40", "--seed", "0"],
         &[
-            "note: seat wins add up to 31 for 30 games: 1 game had tied winners, and a tie counts as a win for each of them\n",
+            "note: seat wins add up to 41 for 40 games: 1 game had tied winners, and a tie counts as a win for each of them\n",
         ],
     );
-    assert!(run.stdout.contains("games: 30\n"));
+    assert!(run.stdout.contains("games: 40\n"));
     let json = summary(&[
-        "simulate", "check", "--games", "30", "--seed", "0", "--json",
+        "simulate", "check", "--games", "40", "--seed", "0", "--json",
     ]);
     assert_eq!(
         (&json["tied_games"], &json["seat_wins_total"]),
-        (&1.into(), &31.into())
+        (&1.into(), &41.into())
     );
     assert!(
         json["notes"][0]
             .as_str()
             .unwrap()
-            .starts_with("seat wins add up to 31")
+            .starts_with("seat wins add up to 41")
     );
 }
 
@@ -623,7 +623,7 @@ fn verify_names_the_game_and_step_of_a_leak() {
                 jobs,
             ],
             1,
-            "error: game 1: verification failed: step 1: possible leak: event `player_draw_stockpile` for p0 contains the text \"KS\", the face of the card in the pile `held`, which p0 does not know\n",
+            "error: game 0: verification failed: step 3: possible leak: event `player_draw_stockpile` for p0 contains the text \"6D\", the face of the card in the pile `held`, which p0 does not know\n",
         );
     }
     std::fs::remove_dir_all(&dir).ok();
@@ -683,7 +683,7 @@ fn refused_bots_are_reported_loudly_and_strict_stops_at_the_first() {
 #[test]
 fn summaries_count_draws_and_print_rates_without_nested_brackets() {
     let run = succeeds(
-        &["simulate", "check", "--games", "30", "--seed", "0"],
+        &["simulate", "check", "--games", "40", "--seed", "0"],
         &[
             "seat 0 (random): won ",
             "level random: ",
@@ -700,7 +700,7 @@ fn summaries_count_draws_and_print_rates_without_nested_brackets() {
         "{seat}"
     );
     let json = summary(&[
-        "simulate", "check", "--games", "30", "--seed", "0", "--json",
+        "simulate", "check", "--games", "40", "--seed", "0", "--json",
     ]);
     assert_eq!(
         (&json["tied_games"], &json["no_winner_games"]),

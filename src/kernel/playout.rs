@@ -3,7 +3,6 @@
 
 use super::candidates::Candidates;
 use super::game::{Action, Game, RuleError, Rules};
-use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -44,16 +43,19 @@ impl RandomAgent {
         if game.is_over() {
             return Ok(Step::Stuck);
         }
-        // Shuffled by number (the same order as shuffling the actions themselves), each action
-        // built only when it is tried; the number past the candidates is waiting for a timer.
+        // Tried in a random order of their numbers (the same order as shuffling the actions
+        // themselves), drawn one at a time so that a step pays only for the tries it makes; each
+        // action is built only when it is tried, and the number past the candidates is waiting
+        // for a timer.
         self.candidates.refill(game, None);
         let waiting = !game.state.timers.is_empty();
         self.order.clear();
         self.order
             .extend(0..self.candidates.len() + usize::from(waiting));
-        self.order.shuffle(&mut self.rng);
-        for &i in &self.order {
-            match self.candidates.get(i) {
+        for tried in 0..self.order.len() {
+            let pick = self.rng.random_range(tried..self.order.len());
+            self.order.swap(tried, pick);
+            match self.candidates.get(self.order[tried]) {
                 None => {
                     game.run_out(rules)?;
                     return Ok(Step::Waited);

@@ -3,7 +3,9 @@
 //! every checked step and every trial make, so a step allocates only when a state outgrows them.
 
 use super::state::GameState;
+use super::value::clone_list;
 use std::cell::RefCell;
+use std::sync::Arc;
 
 impl Clone for GameState {
     fn clone(&self) -> Self {
@@ -49,7 +51,10 @@ impl Clone for GameState {
             outcome,
             turns_started,
         } = source;
-        self.players.clone_from(players);
+        // Fixed for the game: shared, and the same ones when copying back within a game.
+        if !Arc::ptr_eq(&self.players, players) {
+            self.players.clone_from(players);
+        }
         self.cards.clone_from(cards);
         self.hands.clone_from(hands);
         self.piles.clone_from(piles);
@@ -61,9 +66,19 @@ impl Clone for GameState {
         self.rng.clone_from(rng);
         self.id_rng.clone_from(id_rng);
         self.max_hand_slots = *max_hand_slots;
-        self.house.clone_from(house);
-        self.game_vars.clone_from(game_vars);
-        self.player_vars.clone_from(player_vars);
+        if !Arc::ptr_eq(&self.house, house) {
+            self.house.clone_from(house);
+        }
+        clone_list(&mut self.game_vars, game_vars);
+        // Shared with the source until either changes them: only changed ones are re-pointed.
+        self.player_vars.truncate(player_vars.len());
+        let kept = self.player_vars.len();
+        for (to, from) in self.player_vars.iter_mut().zip(player_vars) {
+            if !Arc::ptr_eq(to, from) {
+                to.clone_from(from);
+            }
+        }
+        self.player_vars.extend(player_vars[kept..].iter().cloned());
         self.outcome.clone_from(outcome);
         self.turns_started = *turns_started;
     }
@@ -126,7 +141,7 @@ mod tests {
             Value::Str("a string".into()),
             Value::List(vec![Value::Int(3)]),
         ];
-        source.player_vars = vec![vec![Value::Bool(true)]; 3];
+        source.player_vars = (0..3).map(|_| Arc::new(vec![Value::Bool(true)])).collect();
         source.timers = vec![Timer {
             name: "turn".into(),
             deadline: 5000,
@@ -142,6 +157,22 @@ mod tests {
             target.clone_from(&source);
             assert_eq!(target, source);
         }
+    }
+
+    #[test]
+    fn player_variables_and_house_rules_are_shared_until_changed() {
+        let source = state(5, 3);
+        let mut copy = copy_of(&source);
+        assert!(Arc::ptr_eq(&copy.house, &source.house));
+        assert!(Arc::ptr_eq(&copy.player_vars[1], &source.player_vars[1]));
+        // A change is the copy's own (as `pset` makes it)…
+        Arc::make_mut(&mut copy.player_vars[1]).push(Value::Int(7));
+        assert_eq!(copy.player_vars[1].as_slice(), &[Value::Int(7)]);
+        assert!(source.player_vars[1].is_empty());
+        // …and copying back shares the source's values again.
+        copy.clone_from(&source);
+        assert_eq!(copy, source);
+        assert!(Arc::ptr_eq(&copy.player_vars[1], &source.player_vars[1]));
     }
 
     #[test]

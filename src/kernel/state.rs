@@ -44,7 +44,7 @@ pub struct CardState {
 
 /// A running timer, set by the rules (`GameState::set_timer`) and fired through
 /// `Rules::timer` when the game clock reaches its deadline (`Game::advance`, `Game::run_out`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Timer {
     /// The timer's name, one of the variant's `Table::timers` (scripts can set no other).
     /// Setting a timer of the same name again replaces it.
@@ -56,6 +56,26 @@ pub struct Timer {
     pub seat: Option<Seat>,
     /// Order of setting, so timers with the same deadline fire in the order they were set.
     pub seq: u64,
+}
+
+impl Clone for Timer {
+    fn clone(&self) -> Timer {
+        Timer {
+            name: self.name.clone(),
+            deadline: self.deadline,
+            seat: self.seat,
+            seq: self.seq,
+        }
+    }
+
+    /// Into the memory of the name it had: a state copy (`GameState::clone_from`, once per
+    /// checked step) allocates nothing for its timers.
+    fn clone_from(&mut self, source: &Timer) {
+        self.name.clone_from(&source.name);
+        self.deadline = source.deadline;
+        self.seat = source.seat;
+        self.seq = source.seq;
+    }
 }
 
 /// How the game ended.
@@ -100,11 +120,14 @@ pub struct GameState {
     #[serde(default = "default_hand_slots")]
     pub max_hand_slots: u16,
     /// House-rule values, indexed like `Table::house_rules` (defaults, then what `Game::new` set).
-    pub house: Vec<Value>,
+    /// Fixed for the game, so copies of the state share them.
+    pub house: Arc<Vec<Value>>,
     /// Game variables, indexed like `Table::game_vars`.
     pub game_vars: Vec<Value>,
-    /// Player variables by seat, each indexed like `Table::player_vars`.
-    pub player_vars: Vec<Vec<Value>>,
+    /// Player variables by seat, each indexed like `Table::player_vars`. Each player's are
+    /// shared by copies of the state until one changes them (`Arc::make_mut`): a step's copy
+    /// then costs a count, not the values.
+    pub player_vars: Vec<Arc<Vec<Value>>>,
     /// How the game ended; `None` while it runs. Set by `Game::finish`.
     pub outcome: Option<Outcome>,
     /// Set once the setup phases are over and turns have begun.
@@ -214,9 +237,13 @@ impl GameState {
             rng,
             id_rng,
             max_hand_slots,
-            house,
+            house: Arc::new(house),
             game_vars: table.game_vars.iter().map(|v| v.1.clone()).collect(),
-            player_vars: vec![table.player_vars.iter().map(|v| v.1.clone()).collect(); n],
+            // Every player starts with the same values, shared until one changes.
+            player_vars: {
+                let start = Arc::new(table.player_vars.iter().map(|v| v.1.clone()).collect());
+                (0..n).map(|_| Arc::clone(&start)).collect()
+            },
             outcome: None,
             turns_started: false,
         })
@@ -237,7 +264,7 @@ impl GameState {
             rng: ChaCha8Rng::seed_from_u64(0),
             id_rng: ChaCha8Rng::seed_from_u64(0),
             max_hand_slots: 0,
-            house: Vec::new(),
+            house: Arc::default(),
             game_vars: Vec::new(),
             player_vars: Vec::new(),
             outcome: None,

@@ -62,23 +62,47 @@ impl Clone for Value {
 
     /// Into the same kind of value, its text or list keeps its memory: a state copied into a
     /// spare (`GameState::clone_from`, once per checked step) then allocates almost nothing.
+    #[inline]
     fn clone_from(&mut self, source: &Value) {
-        match (self, source) {
-            (Value::Str(to), Value::Str(from)) => to.clone_from(from),
-            (Value::List(to), Value::List(from)) => to.clone_from(from),
+        let scalar = match source {
+            Value::Str(from) => {
+                match self {
+                    Value::Str(to) => to.clone_from(from),
+                    to => *to = Value::Str(from.clone()),
+                }
+                return;
+            }
+            Value::List(from) => {
+                match self {
+                    Value::List(to) => clone_list(to, from),
+                    to => *to = Value::List(from.clone()),
+                }
+                return;
+            }
+            Value::Unit => Value::Unit,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Int(n) => Value::Int(*n),
+            Value::Float(x) => Value::Float(*x),
+            Value::Card(c) => Value::Card(*c),
+            Value::Player(p) => Value::Player(*p),
+        };
+        match self {
             // Nothing to drop in a value without text or list: skip the drop glue.
-            (
-                to @ (Value::Unit
-                | Value::Bool(_)
-                | Value::Int(_)
-                | Value::Float(_)
-                | Value::Card(_)
-                | Value::Player(_)),
-                from,
-            ) => std::mem::forget(std::mem::replace(to, from.clone())),
-            (to, from) => *to = from.clone(),
+            Value::Str(_) | Value::List(_) => *self = scalar,
+            to => std::mem::forget(std::mem::replace(to, scalar)),
         }
     }
+}
+
+/// `to.clone_from(from)` for lists of values, element by element into the memory `to` has
+/// (the standard library's version goes through a slice copy that is not inlined).
+pub(super) fn clone_list(to: &mut Vec<Value>, from: &[Value]) {
+    to.truncate(from.len());
+    let kept = to.len();
+    for (t, f) in to.iter_mut().zip(from) {
+        t.clone_from(f);
+    }
+    to.extend(from[kept..].iter().cloned());
 }
 
 impl Value {

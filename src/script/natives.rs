@@ -10,6 +10,7 @@ use super::api::{
 use crate::kernel::{Audience, CardIdx, Game, Loc, Seat};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 use std::any::TypeId;
+use std::sync::Arc;
 
 /// The type of one parameter, as Rhai dispatches on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -632,7 +633,8 @@ pub(crate) static NATIVES: &[Native] = &[
         let s = seat(&game, p)?;
         match game.table.player_var(name) {
             Some(i) => {
-                game.state.player_vars[s.index()][i] = to_value(&v)?;
+                let value = to_value(&v)?;
+                Arc::make_mut(&mut game.state.player_vars[s.index()])[i] = value;
                 Ok(())
             }
             None => unknown_var(&game, name, true),
