@@ -4,6 +4,7 @@
 //! The full differential run (10,000 random and 10,000 bot games per variant) is a release
 //! command in `.ci/run`: `deckspec simulate <variant> --games 10000 --compare-engines`.
 
+use deckspec::kernel::{Action, Game, Seat};
 use deckspec::script::{EngineKind, Variant, variant_names};
 use deckspec::sim::{Seating, SimError, Study, on_script_thread};
 use std::path::{Path, PathBuf};
@@ -86,5 +87,99 @@ fn a_difference_between_the_engines_stops_the_study_and_says_where() {
         text.contains("the engines differ on `draw` by seat ")
             && text.contains("their event logs differ from event "),
         "{text}"
+    );
+}
+
+/// The result of each action of the `names` fixture (tests/engines/fixtures), on a fresh game:
+/// the `Result`'s text and the saved game, events included.
+fn fixture_outcomes(engine: EngineKind) -> Vec<(String, String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fixtures");
+    let mut variant = Variant::load_named(&root, "names").expect("the fixture loads");
+    variant.set_engine(engine);
+    let actions: Vec<_> = variant
+        .table()
+        .actions
+        .iter()
+        .map(|a| a.name.clone())
+        .collect();
+    on_script_thread(|| {
+        actions
+            .iter()
+            .map(|name| {
+                let players = vec!["ann".to_string(), "bob".to_string()];
+                let mut game = Game::new(variant.table().clone(), players, 7, &[]).unwrap();
+                game.start(&variant).unwrap();
+                let action = Action {
+                    seat: Seat(0),
+                    name: name.clone(),
+                    args: vec![],
+                };
+                let result = game.apply(&variant, &action);
+                let saved = serde_json::to_string(&game.save()).unwrap();
+                (name.to_string(), format!("{result:?}"), saved)
+            })
+            .collect()
+    })
+    .expect("the script thread runs")
+}
+
+#[test]
+fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() {
+    let compiled = fixture_outcomes(EngineKind::Compiled);
+    let interpreted = fixture_outcomes(EngineKind::Interpreted);
+    for (c, i) in compiled.iter().zip(&interpreted) {
+        assert_eq!(c, i, "the engines differ on `{}`", c.0);
+    }
+    let result = |name: &str| {
+        let (_, result, saved) = compiled.iter().find(|o| o.0 == name).expect("the action");
+        (result.as_str(), saved.as_str())
+    };
+    // The failures name what is wrong, as the general path does.
+    for (name, says) in [
+        ("get_unknown", "`nope` is not a game variable"),
+        ("set_unknown", "`nope` is not a game variable"),
+        ("pget_unknown", "`nope` is not a player variable"),
+        ("pset_unknown", "`nope` is not a player variable"),
+        ("pget_not_a_player", "not with (Game, i64,"),
+        ("pile_unknown", "`nowhere` is not a pile"),
+        ("phase_unknown", "`nowhere` is not a phase"),
+        ("house_unknown", "`nope` is not a house rule"),
+        ("event_unknown", "`nope` is not an event"),
+        ("tell_not_a_player", "not with (Game, i64,"),
+        (
+            "event_not_on_a_game",
+            "`broadcast` is called as game.broadcast",
+        ),
+        ("event_strings_too_long", "past the size limits"),
+        ("event_with_a_function", "a Fn cannot go in an event"),
+        (
+            "event_unknown_card_face",
+            "`rank` (`7`) was read from the face of a card",
+        ),
+    ] {
+        let (text, _) = result(name);
+        assert!(
+            text.starts_with("Err(") && text.contains(says),
+            "{name}: {text}"
+        );
+    }
+    // The rest succeed, with their events' fields in key order.
+    for name in [
+        "names_known",
+        "event_with_lists",
+        "event_in_key_order",
+        "event_player_changed_by_a_field",
+    ] {
+        assert_eq!(result(name).0, "Ok(())", "{name}");
+    }
+    let (_, saved) = result("event_in_key_order");
+    let apple = saved.find("\"apple\"").expect("apple");
+    let mango = saved.find("\"mango\"").expect("mango");
+    let zebra = saved.find("\"zebra\"").expect("zebra");
+    assert!(apple < mango && mango < zebra, "{saved}");
+    // The values were evaluated in the order written.
+    assert!(
+        saved.contains(r#"["order",{"List":[{"Str":"z"},{"Str":"a"}]}]"#),
+        "{saved}"
     );
 }

@@ -447,6 +447,11 @@ impl Table {
         self.index.events.get(name).map(|&i| &self.events[i])
     }
 
+    /// The index of the declared event with this name (into `events`).
+    pub fn event_index(&self, name: &str) -> Option<usize> {
+        self.index.events.get(name).copied()
+    }
+
     /// The index of the house rule with this name (into `house_rules` and `GameState::house`).
     pub fn house_rule(&self, name: &str) -> Option<usize> {
         self.index.house_rules.get(name).copied()

@@ -1,6 +1,7 @@
 //! The kernel API that rule scripts see: the `Game` handle and the `Card`, `Player` and `Slot`
 //! types, registered on the sandboxed engine. Documented for designers in `rules/README.md`.
 
+use super::natives::{Name, NameKind};
 use crate::kernel::{Arg, Audience, CardIdx, Game, Loc, Payload, Seat, Value};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Map, Position};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -244,11 +245,16 @@ fn payload(
 }
 
 pub(super) fn pile_id(game: &Game, name: &str) -> R<crate::kernel::PileId> {
-    match game.table.pile(name) {
-        Some(p) => Ok(p),
-        None => err(format!(
+    pile_named(game, Name::new(name, NameKind::Pile))
+}
+
+/// The pile a name argument names (see `natives::Name`).
+pub(super) fn pile_named(game: &Game, name: Name<'_>) -> R<crate::kernel::PileId> {
+    match name.id(&game.table).map(u16::try_from) {
+        Some(Ok(p)) => Ok(crate::kernel::PileId(p)),
+        _ => err(format!(
             "`{name}` is not a pile of this variant{}",
-            super::error::suggest(name, game.table.piles.iter().map(|p| p.name.as_str()))
+            super::error::suggest(name.text, game.table.piles.iter().map(|p| p.name.as_str()))
         )),
     }
 }
@@ -405,12 +411,15 @@ pub fn register(engine: &mut Engine) {
 }
 
 /// The value of a house rule, or an error naming the house rules there are.
-pub(super) fn house_rule(game: &Game, name: &str) -> R<Dynamic> {
-    match game.table.house_rule(name) {
+pub(super) fn house_rule(game: &Game, name: Name<'_>) -> R<Dynamic> {
+    match name.id(&game.table) {
         Some(i) => Ok(from_value(&game.state.house[i])),
         None => err(format!(
             "`{name}` is not a house rule of this variant{}",
-            super::error::suggest(name, game.table.house_rules.iter().map(|h| h.0.as_str()))
+            super::error::suggest(
+                name.text,
+                game.table.house_rules.iter().map(|h| h.0.as_str())
+            )
         )),
     }
 }
@@ -437,12 +446,38 @@ pub(super) fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
     ))
 }
 
-pub(super) fn emit(g: &GameHandle, name: &str, to: Audience, fields: Map) -> R<()> {
+/// `game.broadcast(name, fields)`: an event for every player. `fields` in key order, as a map
+/// holds them.
+pub(super) fn broadcast<'v>(
+    g: &GameHandle,
+    name: Name<'_>,
+    fields: impl Iterator<Item = (&'v str, &'v Dynamic)>,
+) -> R<()> {
+    emit(g, name, Audience::Everyone, fields)
+}
+
+/// `game.tell(p, name, fields)`: an event for player `p` alone.
+pub(super) fn tell<'v>(
+    g: &GameHandle,
+    p: Player,
+    name: Name<'_>,
+    fields: impl Iterator<Item = (&'v str, &'v Dynamic)>,
+) -> R<()> {
+    let s = seat(&g.lock(), p)?;
+    emit(g, name, Audience::Player(s), fields)
+}
+
+fn emit<'v>(
+    g: &GameHandle,
+    name: Name<'_>,
+    to: Audience,
+    fields: impl Iterator<Item = (&'v str, &'v Dynamic)>,
+) -> R<()> {
     let mut game = g.lock();
-    let Some(event) = game.table.event(name).cloned() else {
+    let Some(event) = name.id(&game.table).map(|i| game.table.events[i].clone()) else {
         return err(format!(
             "`{name}` is not an event of this variant: declare it under events in variant.yaml{}",
-            super::error::suggest(name, game.table.events.iter().map(|e| &**e))
+            super::error::suggest(name.text, game.table.events.iter().map(|e| &**e))
         ));
     };
     let audience = match to {
@@ -451,11 +486,10 @@ pub(super) fn emit(g: &GameHandle, name: &str, to: Audience, fields: Map) -> R<(
     };
     let payload = Payload::Map(
         fields
-            .iter()
             .map(|(k, v)| {
                 Ok((
                     // Not `to_string`: no formatting machinery for a copy.
-                    String::from(k.as_str()),
+                    String::from(k),
                     payload(&game, v, audience, &|| k.to_string(), 1)?,
                 ))
             })

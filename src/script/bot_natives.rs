@@ -6,7 +6,10 @@
 
 use super::api::{self, Card, Player, Slot, arg_value, from_value};
 use super::bots::BotView;
-use super::natives::{NATIVES, Native, Tables, borrow, native, take, view};
+use super::natives::{
+    NATIVES, Native, Tables, borrow, is_name, name_view, named, named_arg, named_kind, native,
+    param_ty, take, view,
+};
 use crate::kernel::{CardIdx, Loc, Seat};
 use rand::RngExt;
 use rhai::{Array, Dynamic, INT, ImmutableString, Map};
@@ -98,27 +101,27 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
             Loc::Pile(_) => Dynamic::UNIT,
         })
     }),
-    native!("top", |v: View, pile: Str| {
+    named!("top", |v: View, pile: Name(Pile)| {
         let g = &v.0.game;
-        let id = api::pile_id(g, pile)?;
+        let id = api::pile_named(g, pile)?;
         Ok(view_card(g.state.pile(id).last().copied()))
     }),
-    native!("pile_size", |v: View, pile: Str| {
+    named!("pile_size", |v: View, pile: Name(Pile)| {
         let g = &v.0.game;
-        let id = api::pile_id(g, pile)?;
+        let id = api::pile_named(g, pile)?;
         Ok(g.state.pile(id).len() as INT)
     }),
-    native!("get", |v: View, name: Str| {
+    named!("get", |v: View, name: Name(GameVar)| {
         let g = &v.0.game;
-        match g.table.game_var(name) {
+        match name.id(&g.table) {
             Some(i) => Ok(from_value(&g.state.game_vars[i])),
-            None => api::unknown_var(g, name, false),
+            None => api::unknown_var(g, name.text, false),
         }
     }),
-    native!("pget", |v: View, p: Player, name: Str| {
+    named!("pget", |v: View, p: Player, name: Name(PlayerVar)| {
         let g = &v.0.game;
-        let Some(i) = g.table.player_var(name) else {
-            return api::unknown_var(g, name, true);
+        let Some(i) = name.id(&g.table) else {
+            return api::unknown_var(g, name.text, true);
         };
         if !g.table.player_var_visible(i, p.0.index(), v.0.me.index()) {
             return api::err(format!(
@@ -130,7 +133,7 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
             None => api::err(format!("there is no player in seat {}", p.0.0)),
         }
     }),
-    native!("house", |v: View, name: Str| api::house_rule(
+    named!("house", |v: View, name: Name(HouseRule)| api::house_rule(
         &v.0.game, name
     )),
     native!("get$candidates", |v: View| {

@@ -121,10 +121,12 @@ fn file_error(path: &Path, src: &str, message: String) -> VariantError {
 }
 
 impl BotBook {
-    /// Load `dir/bots.yaml`, or `None` when the variant has no bots.
+    /// Load `dir/bots.yaml`, or `None` when the variant has no bots. Names its scripts write as
+    /// literals are resolved in `table`, the variant's.
     pub(crate) fn load(
         root: &super::files::RulesRoot,
         dir: &Path,
+        table: &Arc<crate::kernel::Table>,
     ) -> Result<Option<BotBook>, VariantError> {
         let path = dir.join("bots.yaml");
         if !path.is_file() {
@@ -224,6 +226,7 @@ impl BotBook {
         let program = super::compiled::Program::compile(
             &engine,
             super::bot_natives::BOT_TABLES,
+            Some(table),
             &ast,
             &module_asts,
         );
@@ -497,11 +500,13 @@ mod tests {
                     + `${view.me} ${view.is_my_turn} ${view.players.len()} ${view.current}`
             }
             fn show(c) { `${c} ${c == c}` }
+            fn unknown(view) { [view.get("nope"), view.top("nowhere")] }
         "#;
         let ast = engine.compile(script).expect("the script compiles");
         let program = super::super::compiled::Program::compile(
             &engine,
             super::super::bot_natives::BOT_TABLES,
+            None,
             &ast,
             &[],
         );
@@ -528,6 +533,32 @@ mod tests {
         };
         let (interpreted, compiled) = both("look", Dynamic::from(view));
         assert_eq!(interpreted, "string draw [2] true false seat#0 false 0 ");
+        assert_eq!(compiled, interpreted);
+        // A literal name the table lacks: the same error on both engines.
+        let interpreted = engine
+            .call_fn::<Dynamic>(
+                &mut Scope::new(),
+                &ast,
+                "unknown",
+                (Dynamic::from(BotView::sample()),),
+            )
+            .expect_err("`nope` is not a variable")
+            .to_string();
+        let compiled = super::super::with_deadline(|| {
+            program.call(
+                &engine,
+                &super::super::COMPILED_LIMITS,
+                "unknown",
+                vec![Dynamic::from(BotView::sample())],
+            )
+        })
+        .expect("the function is compiled")
+        .expect_err("`nope` is not a variable")
+        .to_string();
+        assert!(
+            interpreted.contains("`nope` is not a game variable"),
+            "{interpreted}"
+        );
         assert_eq!(compiled, interpreted);
         // The bots' `to_string` of a card hides the kernel API's, on both engines.
         let (interpreted, compiled) = both("show", Dynamic::from(Card(CardIdx(3))));

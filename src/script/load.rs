@@ -653,14 +653,20 @@ impl Variant {
         }
         let rulebook_from = inherited_from(book_link);
         let bots_link = own_file("bots.yaml");
-        let bots = bots::BotBook::load(root, link_dir(bots_link))?;
+        let table = Arc::new(table);
+        let bots = bots::BotBook::load(root, link_dir(bots_link), &table)?;
         let bots_from = bots.as_ref().and(inherited_from(bots_link));
         let modules: Vec<(String, &AST)> = module_asts
             .iter()
             .filter_map(|m| Some((m.module.clone()?, &m.ast)))
             .collect();
-        let program =
-            super::compiled::Program::compile(&engine, super::natives::RULES, &ast, &modules);
+        let program = super::compiled::Program::compile(
+            &engine,
+            super::natives::RULES,
+            Some(&table),
+            &ast,
+            &modules,
+        );
         let extends = chain
             .get(1)
             .map(|l| link_name(l).unwrap_or_default().to_string());
@@ -668,7 +674,7 @@ impl Variant {
             name: file.name.clone(),
             dir: dir.to_path_buf(),
             description: file.description.clone(),
-            table: Arc::new(table),
+            table,
             engine,
             ast,
             rulebook,

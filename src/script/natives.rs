@@ -3,11 +3,12 @@
 //! load-time compiler) can find and call an entry directly, without Rhai's function resolution.
 
 use super::api::{
-    Card, GameHandle, Located, Player, R, Slot, card, card_arg, emit, err, face_value, from_value,
-    house_rule, loc, opt_card, pile_id, refusal, seat, set_timer, slot_index, to_value,
+    self, Card, GameHandle, Located, Player, R, Slot, card, card_arg, err, face_value, from_value,
+    house_rule, loc, opt_card, pile_id, pile_named, refusal, seat, set_timer, slot_index, to_value,
     unknown_var,
 };
-use crate::kernel::{Audience, CardIdx, Game, Loc, Seat};
+use crate::kernel::Table;
+use crate::kernel::{CardIdx, Game, Loc, Seat};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 use std::any::TypeId;
 use std::sync::Arc;
@@ -83,6 +84,138 @@ pub(crate) struct Native {
     /// The implementation. It reads the first argument in place and never consumes it (Rhai may
     /// pass the caller's own variable there); it may consume the others.
     pub(crate) call: NativeCall,
+    /// For an entry with a name parameter (a pile, phase, variable, event or house rule): the
+    /// same implementation with the name given resolved, for call sites that write it as a
+    /// literal (see `Named`).
+    pub(crate) named: Option<Named>,
+}
+
+/// What a name parameter names: where the table declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NameKind {
+    GameVar,
+    PlayerVar,
+    Pile,
+    Phase,
+    Event,
+    HouseRule,
+}
+
+impl NameKind {
+    /// The index of the declaration named `name` (a hash lookup).
+    fn lookup(self, table: &Table, name: &str) -> Option<usize> {
+        match self {
+            NameKind::GameVar => table.game_var(name),
+            NameKind::PlayerVar => table.player_var(name),
+            NameKind::Pile => table.pile(name).map(|p| p.0 as usize),
+            NameKind::Phase => table.phase(name).map(|p| p.0 as usize),
+            NameKind::Event => table.event_index(name),
+            NameKind::HouseRule => table.house_rule(name),
+        }
+    }
+}
+
+/// A name argument as an entry's body sees it: its text, and where the table declares it.
+#[derive(Clone, Copy)]
+pub(crate) struct Name<'a> {
+    pub(crate) text: &'a str,
+    kind: NameKind,
+    /// Where a call site's literal name is declared in the variant's table, found at load time.
+    home: Option<(&'a Table, usize)>,
+}
+
+impl<'a> Name<'a> {
+    /// A name passed as a string: looked up in the table each call.
+    pub(crate) fn new(text: &'a str, kind: NameKind) -> Name<'a> {
+        Name {
+            text,
+            kind,
+            home: None,
+        }
+    }
+
+    /// The index of the declaration it names in `table`, `None` when the table has none. A
+    /// literal's index found at load time serves the variant's own table; a game with another
+    /// table is looked up by name.
+    #[inline]
+    pub(crate) fn id(&self, table: &Table) -> Option<usize> {
+        match self.home {
+            Some((home, i)) if std::ptr::eq(home, table) => Some(i),
+            _ => self.kind.lookup(table, self.text),
+        }
+    }
+}
+
+impl std::fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text)
+    }
+}
+
+/// An entry's implementation for a call site whose name argument is a literal: the name comes
+/// resolved, the arguments hold `()` in its place. It is what `Native::call` does with the same
+/// arguments and that name; the compiled engine uses it once the entry is the one Rhai would
+/// pick (`Native::admits`).
+pub(crate) struct Named {
+    /// What the name names.
+    pub(crate) kind: NameKind,
+    /// Its position among the arguments (the receiver is 0).
+    pub(crate) arg: usize,
+    pub(crate) call: fn(&mut [&mut Dynamic], Name<'_>) -> Result<Dynamic, Box<EvalAltResult>>,
+}
+
+/// A call site's literal name, with where the variant's table declares it (the table is kept
+/// alive with it, so that no other table can take its address).
+#[derive(Clone)]
+pub(crate) struct LiteralName {
+    pub(crate) text: ImmutableString,
+    home: Option<(Arc<Table>, usize)>,
+}
+
+impl LiteralName {
+    /// `text` as a name of `kind`, resolved in `table` if given.
+    pub(crate) fn new(
+        text: ImmutableString,
+        kind: NameKind,
+        table: Option<&Arc<Table>>,
+    ) -> LiteralName {
+        let home = table.and_then(|t| Some((t.clone(), kind.lookup(t, &text)?)));
+        LiteralName { text, home }
+    }
+
+    /// The name as an entry of `kind` sees it.
+    #[inline]
+    pub(crate) fn name(&self, kind: NameKind) -> Name<'_> {
+        Name {
+            text: self.text.as_str(),
+            kind,
+            home: self.home.as_ref().map(|(t, i)| (&**t, *i)),
+        }
+    }
+}
+
+impl Native {
+    /// Whether every argument but the one at `skip` is of its parameter's type: for an entry
+    /// that is the only one of its name and arity, whether Rhai's dispatch picks it.
+    #[inline]
+    pub(crate) fn admits_except(&self, args: &[&mut Dynamic], skip: usize) -> bool {
+        self.params.len() == args.len()
+            && self
+                .params
+                .iter()
+                .zip(args)
+                .enumerate()
+                .all(|(i, (&ty, arg))| i == skip || ty.admits(arg))
+    }
+}
+
+/// The position of the first `true`: where a `named!` entry's name parameter is.
+pub(crate) const fn first_true(flags: &[bool]) -> usize {
+    let mut i = 0;
+    while i < flags.len() && !flags[i] {
+        i += 1;
+    }
+    i
 }
 
 /// Register every entry of `table` on the engine (`Engine::register_raw_fn`, one per entry).
@@ -216,6 +349,10 @@ macro_rules! take {
     (Str, $d:expr) => {
         $d.take().try_cast::<ImmutableString>()
     };
+    // A `named!` entry's name, passed as a string.
+    (Name, $d:expr) => {
+        $d.take().try_cast::<ImmutableString>()
+    };
     (Array, $d:expr) => {
         $d.take().try_cast::<Array>()
     };
@@ -292,11 +429,117 @@ macro_rules! native {
                 let result: Result<_, Box<rhai::EvalAltResult>> = $body;
                 result.map(rhai::Dynamic::from)
             },
+            named: None,
         }
     };
 }
 
-pub(crate) use {borrow, native, take, view};
+/// An entry with one name parameter, written `name: Name(Kind)`:
+/// `named!("get", |g: Game, name: Name(GameVar)| body)`. The body sees a `Name`; the entry's
+/// `call` looks it up from the string argument, its `named` takes it resolved.
+macro_rules! named {
+    ($name:literal, |$recv:ident: $rty:ident $(, $arg:ident: $ty:ident $(($kind:ident))?)*| $body:expr) => {
+        $crate::script::natives::Native {
+            name: $name,
+            params: &[$crate::script::natives::Ty::$rty $(, param_ty!($ty))*],
+            call: |args| {
+                let Some((first, rest)) = args.split_first_mut() else {
+                    return Err($crate::script::natives::wrong_args($name));
+                };
+                let mut rest = rest.iter_mut();
+                $(
+                    let $arg = rest.next().and_then(|d| take!($ty, d));
+                    let Some($arg) = $arg else { return Err($crate::script::natives::wrong_args($name)) };
+                    let $arg = name_view!($ty $(($kind))?, $arg);
+                )*
+                if rest.next().is_some() {
+                    return Err($crate::script::natives::wrong_args($name));
+                }
+                let Some($recv) = borrow!($rty, first) else { return Err($crate::script::natives::wrong_args($name)) };
+                let $recv = view!($rty, $recv);
+                let result: Result<_, Box<rhai::EvalAltResult>> = $body;
+                result.map(rhai::Dynamic::from)
+            },
+            named: Some($crate::script::natives::Named {
+                kind: named_kind!($($ty $(($kind))?),*),
+                arg: 1 + $crate::script::natives::first_true(&[$(is_name!($ty)),*]),
+                call: |args, given| {
+                    let Some((first, rest)) = args.split_first_mut() else {
+                        return Err($crate::script::natives::wrong_args($name));
+                    };
+                    let mut rest = rest.iter_mut();
+                    $(
+                        let $arg = named_arg!($ty, rest.next(), given, $name);
+                    )*
+                    if rest.next().is_some() {
+                        return Err($crate::script::natives::wrong_args($name));
+                    }
+                    let Some($recv) = borrow!($rty, first) else { return Err($crate::script::natives::wrong_args($name)) };
+                    let $recv = view!($rty, $recv);
+                    let result: Result<_, Box<rhai::EvalAltResult>> = $body;
+                    result.map(rhai::Dynamic::from)
+                },
+            }),
+        }
+    };
+}
+
+/// A `named!` parameter's type as Rhai dispatches on it (a name is a string).
+macro_rules! param_ty {
+    (Name) => {
+        $crate::script::natives::Ty::Str
+    };
+    ($ty:ident) => {
+        $crate::script::natives::Ty::$ty
+    };
+}
+
+/// How a `named!` body sees a parameter taken by `take!`: a name looked up by its text.
+macro_rules! name_view {
+    (Name($kind:ident), $x:ident) => {
+        $crate::script::natives::Name::new($x.as_str(), $crate::script::natives::NameKind::$kind)
+    };
+    ($ty:ident, $x:ident) => {
+        view!($ty, $x)
+    };
+}
+
+macro_rules! is_name {
+    (Name) => {
+        true
+    };
+    ($ty:ident) => {
+        false
+    };
+}
+
+/// The kind of a `named!` entry's one name parameter.
+macro_rules! named_kind {
+    (Name($kind:ident) $(, $($rest:tt)*)?) => {
+        $crate::script::natives::NameKind::$kind
+    };
+    ($ty:ident $(, $($rest:tt)*)?) => {
+        named_kind!($($($rest)*)?)
+    };
+}
+
+/// A `named!` parameter in the `named` call: the name given, any other taken from its argument.
+macro_rules! named_arg {
+    (Name, $d:expr, $given:ident, $name:literal) => {{
+        let _ = $d;
+        $given
+    }};
+    ($ty:ident, $d:expr, $given:ident, $name:literal) => {{
+        let Some(x) = $d.and_then(|d| take!($ty, d)) else {
+            return Err($crate::script::natives::wrong_args($name));
+        };
+        view!($ty, x)
+    }};
+}
+
+pub(crate) use {
+    borrow, is_name, name_view, named, named_arg, named_kind, native, param_ty, take, view,
+};
 
 /// A card's face value, carrying its card (see `face_value`).
 fn face(g: &GameHandle, c: Card, read: fn(&Game, CardIdx) -> Dynamic) -> R<Dynamic> {
@@ -457,14 +700,14 @@ pub(crate) static NATIVES: &[Native] = &[
         })
     }),
     // Piles.
-    native!("pile_size", |g: Game, name: Str| {
+    named!("pile_size", |g: Game, name: Name(Pile)| {
         let game = g.lock();
-        let p = pile_id(&game, name)?;
+        let p = pile_named(&game, name)?;
         Ok(game.state.pile(p).len() as INT)
     }),
-    native!("top", |g: Game, name: Str| {
+    named!("top", |g: Game, name: Name(Pile)| {
         let game = g.lock();
-        let p = pile_id(&game, name)?;
+        let p = pile_named(&game, name)?;
         Ok(opt_card(game.state.pile(p).last().copied()))
     }),
     native!("pile", |g: Game, name: Str| {
@@ -478,9 +721,9 @@ pub(crate) static NATIVES: &[Native] = &[
             .collect::<Array>())
     }),
     // Moving cards.
-    native!("to_pile", |g: Game, c: Card, name: Str| {
+    named!("to_pile", |g: Game, c: Card, name: Name(Pile)| {
         let mut game = g.lock();
-        let p = pile_id(&game, name)?;
+        let p = pile_named(&game, name)?;
         let c = card(&game, c)?;
         let table = game.table.clone();
         game.state.move_to_pile(&table, c, p);
@@ -582,16 +825,16 @@ pub(crate) static NATIVES: &[Native] = &[
         let game = g.lock();
         Ok(game.table.phase_name(game.state.phase).to_string())
     }),
-    native!("set_phase", |g: Game, name: Str| {
+    named!("set_phase", |g: Game, name: Name(Phase)| {
         let mut game = g.lock();
-        match game.table.phase(name) {
-            Some(p) => {
-                game.state.phase = p;
+        match name.id(&game.table).map(u16::try_from) {
+            Some(Ok(p)) => {
+                game.state.phase = crate::kernel::PhaseId(p);
                 Ok(())
             }
-            None => err(format!(
+            _ => err(format!(
                 "`{name}` is not a phase of this variant{}",
-                super::error::suggest(name, game.table.phases.iter().map(|p| p.name.as_str()))
+                super::error::suggest(name.text, game.table.phases.iter().map(|p| p.name.as_str()))
             )),
         }
     }),
@@ -603,51 +846,59 @@ pub(crate) static NATIVES: &[Native] = &[
         Ok(())
     }),
     // Variables and house rules.
-    native!("get", |g: Game, name: Str| {
+    named!("get", |g: Game, name: Name(GameVar)| {
         let game = g.lock();
-        match game.table.game_var(name) {
+        match name.id(&game.table) {
             Some(i) => Ok(from_value(&game.state.game_vars[i])),
-            None => unknown_var(&game, name, false),
+            None => unknown_var(&game, name.text, false),
         }
     }),
-    native!("set", |g: Game, name: Str, v: Any| {
+    named!("set", |g: Game, name: Name(GameVar), v: Any| {
         let mut game = g.lock();
-        match game.table.game_var(name) {
+        match name.id(&game.table) {
             Some(i) => {
                 game.state.game_vars[i] = to_value(&v)?;
                 Ok(())
             }
-            None => unknown_var(&game, name, false),
+            None => unknown_var(&game, name.text, false),
         }
     }),
-    native!("pget", |g: Game, p: Player, name: Str| {
+    named!("pget", |g: Game, p: Player, name: Name(PlayerVar)| {
         let game = g.lock();
         let s = seat(&game, p)?;
-        match game.table.player_var(name) {
+        match name.id(&game.table) {
             Some(i) => Ok(from_value(&game.state.player_vars[s.index()][i])),
-            None => unknown_var(&game, name, true),
+            None => unknown_var(&game, name.text, true),
         }
     }),
-    native!("pset", |g: Game, p: Player, name: Str, v: Any| {
+    named!("pset", |g: Game,
+                    p: Player,
+                    name: Name(PlayerVar),
+                    v: Any| {
         let mut game = g.lock();
         let s = seat(&game, p)?;
-        match game.table.player_var(name) {
+        match name.id(&game.table) {
             Some(i) => {
                 let value = to_value(&v)?;
                 Arc::make_mut(&mut game.state.player_vars[s.index()])[i] = value;
                 Ok(())
             }
-            None => unknown_var(&game, name, true),
+            None => unknown_var(&game, name.text, true),
         }
     }),
-    native!("house", |g: Game, name: Str| house_rule(&g.lock(), name)),
+    named!("house", |g: Game, name: Name(HouseRule)| house_rule(
+        &g.lock(),
+        name
+    )),
     // Events.
-    native!("broadcast", |g: Game, name: Str, fields: Map| {
-        emit(g, name, Audience::Everyone, fields)
+    named!("broadcast", |g: Game, name: Name(Event), fields: Map| {
+        api::broadcast(g, name, fields.iter().map(|(k, v)| (k.as_str(), v)))
     }),
-    native!("tell", |g: Game, p: Player, name: Str, fields: Map| {
-        let s = seat(&g.lock(), p)?;
-        emit(g, name, Audience::Player(s), fields)
+    named!("tell", |g: Game,
+                    p: Player,
+                    name: Name(Event),
+                    fields: Map| {
+        api::tell(g, p, name, fields.iter().map(|(k, v)| (k.as_str(), v)))
     }),
     // Time, chance and the end.
     native!("set_timer", |g: Game, name: Str, secs: Any| {

@@ -8,12 +8,14 @@ use super::chain::{self, Chain};
 use super::ops::{self, Site};
 use super::params::{ParamUse, mentions, param_use};
 use super::{CompiledFn, Eval, Exec, Fallback, Flow, FnId, Frame, Program, R};
+use crate::kernel::Table;
 use rhai::{
     AST, ASTFlags, ASTNode, Dynamic, Engine, EvalAltResult, Expr, FnAccess, FnCallExpr,
     ImmutableString, Module, Position, Shared, Stmt,
 };
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// Why a function is left to the interpreter.
 type Unsupported = String;
@@ -54,6 +56,7 @@ impl Names {
 pub(super) fn compile(
     engine: &Engine,
     natives: Tables,
+    table: Option<&Arc<Table>>,
     ast: &AST,
     modules: &[(String, &AST)],
 ) -> Program {
@@ -107,6 +110,7 @@ pub(super) fn compile(
             calls: Vec::new(),
             switch_ok,
             natives,
+            table,
         };
         match c.function(def) {
             Ok(body) => {
@@ -244,6 +248,8 @@ pub(super) struct Compiler<'a> {
     switch_ok: bool,
     /// The engine's native entries, which call sites bind to.
     natives: Tables,
+    /// The variant's table, which literal names are resolved in (see `chain::Literal`).
+    table: Option<&'a Arc<Table>>,
 }
 
 fn unsupported(what: &str, pos: Position) -> Unsupported {
@@ -257,7 +263,7 @@ fn value(v: Dynamic) -> R<Flow> {
     Ok(Flow::Value(v))
 }
 
-impl Compiler<'_> {
+impl<'a> Compiler<'a> {
     /// A function's body: its top-level statements as one block.
     fn function(&mut self, def: &Shared<rhai::ScriptFuncDef>) -> Result<Exec, Unsupported> {
         if def.this_type.is_some() {
@@ -727,21 +733,8 @@ impl Compiler<'_> {
                 })
             }
             Expr::Map(x, pos) => {
-                let (entries, template) = &**x;
-                let template = template.clone();
-                let entries = entries
-                    .iter()
-                    .map(|(key, v)| Ok((key.name.clone(), self.expr(v)?)))
-                    .collect::<Result<Vec<_>, Unsupported>>()?;
-                let pos = *pos;
-                Box::new(move |f| {
-                    let mut map = template.clone();
-                    for (key, v) in &entries {
-                        let v = v(f)?;
-                        map.insert(key.as_str().into(), v);
-                    }
-                    ops::check_size(f.engine, Dynamic::from(map), pos)
-                })
+                let map = super::events::MapLiteral::compile(self, x, *pos)?;
+                Box::new(move |f| map.make(f))
             }
             Expr::And(list, _) | Expr::Or(list, _) => {
                 let is_and = matches!(e, Expr::And(..));
@@ -858,6 +851,10 @@ impl Compiler<'_> {
     /// The engine's native entries.
     pub(super) fn natives(&self) -> Tables {
         self.natives
+    }
+
+    pub(super) fn table(&self) -> Option<&'a Arc<Table>> {
+        self.table
     }
 
     /// Whether a method name is one of the scripts' own functions (called as `x.f()`, which

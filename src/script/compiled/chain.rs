@@ -2,11 +2,15 @@
 //! `view.me.hand[0]`): the links' arguments evaluated first, as Rhai does, then the chain walked
 //! from its root, in place when the root is a local variable.
 
+use super::super::natives::{LiteralName, Name, Named, Native};
 use super::build::{Compiler, mismatch};
+use super::events::{EventCall, MapLiteral};
 use super::indexing::At;
 use super::ops::{self, Site};
 use super::{Eval, Frame, R};
+use crate::kernel::Table;
 use rhai::{ASTFlags, Dynamic, EvalAltResult, Expr, ImmutableString, Position};
+use std::sync::Arc;
 
 pub(crate) enum Root {
     /// A local variable: the chain works on it in place (`seen.push(x)` changes `seen`).
@@ -30,6 +34,11 @@ enum Link {
         /// For each argument, the local variable it is, when it can be lent to the call instead
         /// of copied (see `Compiler::lendable`; only the one-link fast path of `get` lends).
         lent: Vec<Option<usize>>,
+        /// When the site's one entry takes a name and the script wrote it as a literal: the
+        /// entry and the name, which the one-link fast path passes resolved (`Native::named`).
+        literal: Option<Literal>,
+        /// When it is an event call with a map literal (`events::EventCall`).
+        event: Option<EventCall>,
         pos: Position,
     },
     /// `[index]`; `pos` is the index's, `open` the `[`'s.
@@ -38,6 +47,48 @@ enum Link {
         pos: Position,
         open: Position,
     },
+}
+
+/// A literal name argument of a call site whose one entry takes a name.
+#[derive(Clone)]
+pub(crate) struct Literal {
+    native: &'static Native,
+    named: &'static Named,
+    name: LiteralName,
+}
+
+impl Literal {
+    /// For a call of `site` with `args` (the receiver not among them), names resolved in
+    /// `table`.
+    fn of(site: &Site, args: &[Expr], table: Option<&Arc<Table>>) -> Option<Literal> {
+        let native = site.only()?;
+        let named = native.named.as_ref()?;
+        match args.get(named.arg.checked_sub(1)?)? {
+            Expr::StringConstant(text, _) => Some(Literal {
+                native,
+                named,
+                name: LiteralName::new(text.clone(), named.kind, table),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The argument it is (the receiver not counted).
+    #[inline]
+    fn index(&self) -> usize {
+        self.named.arg - 1
+    }
+
+    /// The name as the entry's body sees it.
+    #[inline]
+    pub(super) fn name(&self) -> Name<'_> {
+        self.name.name(self.named.kind)
+    }
+
+    /// The name as written.
+    pub(super) fn text(&self) -> &ImmutableString {
+        &self.name.text
+    }
 }
 
 pub(crate) struct Chain {
@@ -156,13 +207,26 @@ fn link(c: &mut Compiler<'_>, kind: Kind, op_pos: Position, e: &Expr) -> Result<
                     pos.line().unwrap_or(0)
                 ));
             }
+            // A map literal is kept, for an event call to read its values.
+            let mut fields = None;
             let args = call
                 .args
                 .iter()
-                .map(|a| c.expr(a))
+                .map(|a| match a {
+                    Expr::Map(x, pos) => {
+                        let map = Arc::new(MapLiteral::compile(c, x, *pos)?);
+                        fields = Some(map.clone());
+                        Ok(Box::new(move |f: &mut Frame<'_>| map.make(f)) as Eval)
+                    }
+                    other => c.expr(other),
+                })
                 .collect::<Result<Vec<_>, _>>()?;
+            let site = Site::new(c.natives(), &call.name, arity);
+            let literal = Literal::of(&site, &call.args, c.table());
             Ok(Link::Method {
-                site: Site::new(c.natives(), &call.name, arity),
+                event: EventCall::of(&site, &call.args, literal.as_ref(), fields.as_ref()),
+                literal,
+                site,
                 args,
                 lent: c.lendable(&call.args),
                 pos: *pos,
@@ -180,10 +244,16 @@ fn link(c: &mut Compiler<'_>, kind: Kind, op_pos: Position, e: &Expr) -> Result<
 /// A lent value that the entry consumes (or that Rhai's own call may) is copied for the call and
 /// put back at once; the rest go back after it, whatever it returns. Gives the receiver (for
 /// the caller to put back) and the result.
+///
+/// A literal name (`literal`) is not made into a string: when the entry admits the other
+/// arguments, it gets the name resolved; otherwise the string is passed as written, for Rhai's
+/// dispatch to pick as it would.
 macro_rules! lend {
-    ($f:ident, $at:ident, $site:ident, $args:ident, $lent:ident, $pos:ident, [$($v:ident: $i:tt),*]) => {{
+    ($f:ident, $at:ident, $site:ident, $args:ident, $lent:ident, $literal:ident, $pos:ident, [$($v:ident: $i:tt),*]) => {{
+        let skip = $literal.map(Literal::index);
         $(
             let mut $v = match $lent[$i] {
+                None if skip == Some($i) => Dynamic::UNIT,
                 None => $args[$i]($f)?,
                 Some(_) => Dynamic::UNIT,
             };
@@ -194,7 +264,23 @@ macro_rules! lend {
             }
         )*
         let mut target = std::mem::take(&mut $f.stack[$at]);
-        let native = $site.resolve(&[&mut target, $(&mut $v),*]);
+        let direct = $literal.filter(|l| {
+            l.native
+                .admits_except(&[&mut target, $(&mut $v),*], l.named.arg)
+        });
+        let native = match direct {
+            Some(l) => Some(l.native),
+            None => {
+                if let Some(l) = $literal {
+                    $(
+                        if l.index() == $i {
+                            $v = Dynamic::from(l.name.text.clone());
+                        }
+                    )*
+                }
+                $site.resolve(&[&mut target, $(&mut $v),*])
+            }
+        };
         // Bit i: argument i is still out of its slot.
         let mut out = 0u8;
         $(
@@ -207,10 +293,12 @@ macro_rules! lend {
                 }
             }
         )*
-        let result = match native {
-            Some(n) => (n.call)(&mut [&mut target, $(&mut $v),*])
+        let result = match (direct, native) {
+            (Some(l), _) => (l.named.call)(&mut [&mut target, $(&mut $v),*], l.name.name(l.named.kind))
                 .map_err(|e| super::fill_position(e, $pos)),
-            None => $site.call($f, &mut [&mut target, $(&mut $v),*], $pos),
+            (None, Some(n)) => (n.call)(&mut [&mut target, $(&mut $v),*])
+                .map_err(|e| super::fill_position(e, $pos)),
+            (None, None) => $site.call($f, &mut [&mut target, $(&mut $v),*], $pos),
         };
         $(
             if out & (1 << $i) != 0
@@ -249,9 +337,22 @@ impl Chain {
                     site,
                     args,
                     lent,
+                    event: Some(event),
                     pos,
+                    ..
+                } if !f.slot(*slot).is_map() => {
+                    return event.call(f, f.base + slot, site, args, lent, *pos);
+                }
+                Link::Method {
+                    site,
+                    args,
+                    lent,
+                    literal,
+                    pos,
+                    ..
                 } if args.len() <= 3 && !f.slot(*slot).is_map() => {
                     let pos = *pos;
+                    let literal = literal.as_ref();
                     let at = f.base + slot;
                     let (target, result) = match args.len() {
                         0 => {
@@ -259,9 +360,9 @@ impl Chain {
                             let result = site.call(f, &mut [&mut target], pos);
                             (target, result)
                         }
-                        1 => lend!(f, at, site, args, lent, pos, [a: 0]),
-                        2 => lend!(f, at, site, args, lent, pos, [a: 0, b: 1]),
-                        _ => lend!(f, at, site, args, lent, pos, [a: 0, b: 1, c: 2]),
+                        1 => lend!(f, at, site, args, lent, literal, pos, [a: 0]),
+                        2 => lend!(f, at, site, args, lent, literal, pos, [a: 0, b: 1]),
+                        _ => lend!(f, at, site, args, lent, literal, pos, [a: 0, b: 1, c: 2]),
                     };
                     // Only a container or a string can have grown.
                     let checked = if target.is_array() || target.is_map() || target.is_string() {

@@ -11,6 +11,7 @@
 mod build;
 mod calls;
 mod chain;
+mod events;
 mod indexing;
 mod ops;
 mod params;
@@ -18,7 +19,9 @@ mod params;
 mod tests;
 
 use super::natives::Tables;
+use crate::kernel::Table;
 use rhai::{AST, Dynamic, Engine, EvalAltResult, GlobalRuntimeState, ImmutableString, Position};
+use std::sync::Arc;
 
 /// Maps looked up on every hook call: ahash, not std's SipHash (no untrusted keys: the names
 /// are the scripts' own).
@@ -259,14 +262,16 @@ pub(crate) fn fill_position(mut err: Box<EvalAltResult>, pos: Position) -> Box<E
 
 impl Program {
     /// Compile the entry script's functions (`ast`) and each module's (`modules`: its name and
-    /// compiled script), on the engine the interpreter runs them on.
+    /// compiled script), on the engine the interpreter runs them on. Names written as literals
+    /// are resolved in `table`, the variant's, when given.
     pub(crate) fn compile(
         engine: &Engine,
         natives: Tables,
+        table: Option<&Arc<Table>>,
         ast: &AST,
         modules: &[(String, &AST)],
     ) -> Program {
-        build::compile(engine, natives, ast, modules)
+        build::compile(engine, natives, table, ast, modules)
     }
 
     /// How many functions it compiled, of how many.

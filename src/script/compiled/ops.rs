@@ -90,6 +90,15 @@ impl Site {
         }
     }
 
+    /// The one table entry of its name and arity, when there is exactly one (then Rhai's
+    /// dispatch picks it whenever it admits the arguments).
+    pub(crate) fn only(&self) -> Option<&'static Native> {
+        match self.natives[..] {
+            [native] => Some(native),
+            _ => None,
+        }
+    }
+
     /// The function's name.
     pub(crate) fn name(&self) -> &ImmutableString {
         &self.name

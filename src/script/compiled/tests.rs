@@ -36,7 +36,7 @@ fn shown(result: Result<Dynamic, Box<EvalAltResult>>) -> String {
 fn compiled_cases() -> (Engine, AST, Program) {
     let engine = engine();
     let ast = cases(&engine);
-    let program = Program::compile(&engine, crate::script::natives::RULES, &ast, &[]);
+    let program = Program::compile(&engine, crate::script::natives::RULES, None, &ast, &[]);
     (engine, ast, program)
 }
 
@@ -117,7 +117,13 @@ fn kernel_values_against_other_types_compare_as_rhai_compares_them() {
 #[test]
 fn what_is_not_compiled_is_left_to_the_interpreter_with_its_callers() {
     let engine = engine();
-    let program = Program::compile(&engine, crate::script::natives::RULES, &cases(&engine), &[]);
+    let program = Program::compile(
+        &engine,
+        crate::script::natives::RULES,
+        None,
+        &cases(&engine),
+        &[],
+    );
     // Closures are named by a hash (`anon$…`): those two are the object map's methods, which
     // use `this`.
     let (closures, named): (Vec<_>, Vec<_>) = program

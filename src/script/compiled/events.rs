@@ -1,0 +1,200 @@
+//! Map literals, and the event calls that take one (`game.broadcast("name", #{ user: p })`,
+//! `game.tell(p, "name", #{ card: c })`): the event's fields are read from the literal's values
+//! in key order, without making the map, when that gives what the map would.
+
+use super::build::Compiler;
+use super::chain::Literal;
+use super::ops::{self, Site};
+use super::{Eval, Frame, R};
+use crate::script::api::{self, GameHandle, Player};
+use crate::script::natives::Ty;
+use rhai::{Dynamic, EvalAltResult, Expr, ImmutableString, Position, StaticVec};
+use std::sync::Arc;
+
+/// `#{ key: value, … }`.
+pub(crate) struct MapLiteral {
+    /// The keys and values in the order written, which is the order the values are evaluated in.
+    entries: Vec<(ImmutableString, Eval)>,
+    /// `entries` by key, the order a map keeps.
+    by_key: Vec<usize>,
+    /// Rhai's map of the keys, which the values are put into.
+    template: rhai::Map,
+    pos: Position,
+}
+
+impl MapLiteral {
+    pub(super) fn compile(
+        c: &mut Compiler<'_>,
+        x: &(StaticVec<(rhai::Ident, Expr)>, rhai::Map),
+        pos: Position,
+    ) -> Result<MapLiteral, String> {
+        let (entries, template) = x;
+        let entries = entries
+            .iter()
+            .map(|(key, v)| Ok((key.name.clone(), c.expr(v)?)))
+            .collect::<Result<Vec<_>, String>>()?;
+        let mut by_key: Vec<usize> = (0..entries.len()).collect();
+        by_key.sort_by(|&a, &b| entries[a].0.as_str().cmp(entries[b].0.as_str()));
+        Ok(MapLiteral {
+            entries,
+            by_key,
+            template: template.clone(),
+            pos,
+        })
+    }
+
+    /// The map.
+    pub(super) fn make(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        let values = self.values(f)?;
+        self.with_values(f, values)
+    }
+
+    /// Its values, evaluated in the order written.
+    fn values(&self, f: &mut Frame<'_>) -> R<StaticVec<Dynamic>> {
+        self.entries.iter().map(|(_, v)| v(f)).collect()
+    }
+
+    /// The map of `values` (as `values` gives them), its size checked.
+    fn with_values(&self, f: &Frame<'_>, values: StaticVec<Dynamic>) -> R<Dynamic> {
+        let mut map = self.template.clone();
+        for ((key, _), v) in self.entries.iter().zip(values) {
+            map.insert(key.as_str().into(), v);
+        }
+        ops::check_size(f.engine, Dynamic::from(map), self.pos)
+    }
+
+    /// When no value holds an array, a blob or a map, or is shared: the size check the map of
+    /// `values` gets (one object map entry a value, and its strings' lengths), as Rhai makes it.
+    /// `None` otherwise (then the map is made and checked).
+    fn check_flat(&self, f: &Frame<'_>, values: &[Dynamic]) -> Option<R<()>> {
+        let mut string_len = 0usize;
+        for v in values {
+            if v.is_array() || v.is_blob() || v.is_map() || v.is_shared() {
+                return None;
+            }
+            if let Some(s) = v.read_lock::<ImmutableString>() {
+                string_len = string_len.saturating_add(s.len());
+            }
+        }
+        let too_large = |what: &str| {
+            Some(Err(
+                EvalAltResult::ErrorDataTooLarge(what.into(), self.pos).into()
+            ))
+        };
+        let engine = f.engine;
+        // Rhai checks strings, then arrays, then maps; 0 is no limit.
+        if engine.max_string_size() != 0 && string_len > engine.max_string_size() {
+            return too_large("Length of string");
+        }
+        if engine.max_map_size() != 0 && values.len() > engine.max_map_size() {
+            return too_large("Size of object map");
+        }
+        Some(Ok(()))
+    }
+}
+
+/// `game.broadcast("name", #{…})` or `game.tell(p, "name", #{…})` on a local `game`.
+pub(crate) struct EventCall {
+    name: Literal,
+    /// Whether it is `tell` (its first argument is the player).
+    tell: bool,
+    fields: Arc<MapLiteral>,
+}
+
+impl EventCall {
+    /// For a call of `site` (a method on a local variable) with `args`, whose name is `name`
+    /// and whose last argument compiled to `fields`.
+    pub(super) fn of(
+        site: &Site,
+        args: &[Expr],
+        name: Option<&Literal>,
+        fields: Option<&Arc<MapLiteral>>,
+    ) -> Option<EventCall> {
+        let native = site.only()?;
+        let tell = match (native.name, native.params) {
+            ("broadcast", [Ty::Game, Ty::Str, Ty::Map]) => false,
+            ("tell", [Ty::Game, Ty::Player, Ty::Str, Ty::Map]) => true,
+            _ => return None,
+        };
+        if !matches!(args.last(), Some(Expr::Map(..))) {
+            return None;
+        }
+        Some(EventCall {
+            name: name?.clone(),
+            tell,
+            fields: fields?.clone(),
+        })
+    }
+
+    /// The call, on the local variable in `at` (not a map), with the link's arguments (`args`,
+    /// the last one the map literal), `lent[0]` the player's slot when it is lent.
+    pub(super) fn call(
+        &self,
+        f: &mut Frame<'_>,
+        at: usize,
+        site: &Site,
+        args: &[Eval],
+        lent: &[Option<usize>],
+        pos: Position,
+    ) -> R<Dynamic> {
+        // Rhai's order: the arguments in turn (a lent player is read after them), then the call.
+        let player_value = match (self.tell, lent.first().copied().flatten()) {
+            (true, None) => Some(args[0](f)?),
+            _ => None,
+        };
+        let values = self.fields.values(f)?;
+        let flat = self.fields.check_flat(f, &values);
+        if let Some(Err(e)) = flat {
+            return Err(e);
+        }
+        let player = if self.tell {
+            match (&player_value, lent.first().copied().flatten()) {
+                (Some(v), _) => v.read_lock::<Player>().map(|p| *p),
+                (None, Some(slot)) => f.slot_ref(slot).read_lock::<Player>().map(|p| *p),
+                (None, None) => None,
+            }
+        } else {
+            None
+        };
+        let direct = flat.is_some() && (!self.tell || player.is_some());
+        if direct && let Some(g) = f.stack[at].read_lock::<GameHandle>() {
+            let name = self.name.name();
+            let fields = self
+                .fields
+                .by_key
+                .iter()
+                .map(|&i| (self.fields.entries[i].0.as_str(), &values[i]));
+            let result = match player {
+                Some(p) => api::tell(&g, p, name, fields),
+                None => api::broadcast(&g, name, fields),
+            };
+            return result
+                .map(|()| Dynamic::UNIT)
+                .map_err(|e| super::fill_position(e, pos));
+        }
+        // Not the entry's types: the call as written, for Rhai's dispatch.
+        let map = self.fields.with_values(f, values)?;
+        let mut name = Dynamic::from(self.name.text().clone());
+        let mut map = map;
+        let mut target = std::mem::take(&mut f.stack[at]);
+        let result = match (self.tell, player_value, lent.first().copied().flatten()) {
+            (false, ..) => site.call(f, &mut [&mut target, &mut name, &mut map], pos),
+            (true, Some(mut p), _) => {
+                site.call(f, &mut [&mut target, &mut p, &mut name, &mut map], pos)
+            }
+            (true, None, Some(slot)) => {
+                let mut p = f.slot_ref(slot).clone();
+                site.call(f, &mut [&mut target, &mut p, &mut name, &mut map], pos)
+            }
+            (true, None, None) => unreachable!("tell's player is evaluated or lent"),
+        };
+        let checked = if target.is_array() || target.is_map() || target.is_string() {
+            ops::check_size_of(f.engine, &target, pos)
+        } else {
+            Ok(())
+        };
+        f.stack[at] = target;
+        checked?;
+        result
+    }
+}
