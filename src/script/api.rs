@@ -1,7 +1,7 @@
 //! The kernel API that rule scripts see: the `Game` handle and the `Card`, `Player` and `Slot`
 //! types, registered on the sandboxed engine. Documented for designers in `rules/README.md`.
 
-use super::natives::{Name, NameKind};
+use super::names::{Name, NameKind};
 use crate::kernel::{Arg, Audience, CardIdx, Game, Loc, Payload, Seat, Value};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Map, Position};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -157,6 +157,35 @@ pub(super) fn face_value(card: CardIdx, value: Dynamic) -> Dynamic {
     value
 }
 
+/// A value of one of the API's own types.
+enum KernelValue {
+    Card(Card),
+    Located(Located),
+    Player(Player),
+    Slot(Slot),
+}
+
+/// `d` as a value of the API's own types, if it is one: its type looked at once (events are a
+/// hot path, and each `read_lock` of a custom type asks it again).
+fn kernel_value(d: &Dynamic) -> Option<KernelValue> {
+    use std::any::TypeId;
+    if !d.is_variant() && !d.is_shared() {
+        return None;
+    }
+    let t = d.type_id();
+    if t == TypeId::of::<Card>() {
+        d.read_lock::<Card>().map(|c| KernelValue::Card(*c))
+    } else if t == TypeId::of::<Player>() {
+        d.read_lock::<Player>().map(|p| KernelValue::Player(*p))
+    } else if t == TypeId::of::<Located>() {
+        d.read_lock::<Located>().map(|l| KernelValue::Located(*l))
+    } else if t == TypeId::of::<Slot>() {
+        d.read_lock::<Slot>().map(|s| KernelValue::Slot(*s))
+    } else {
+        None
+    }
+}
+
 /// The card a face value was read from, if it is one.
 fn face_source(d: &Dynamic) -> Option<CardIdx> {
     u16::try_from(d.tag() - 1).ok().map(CardIdx)
@@ -209,23 +238,23 @@ fn payload(
         Payload::Float(f)
     } else if d.is_string() {
         Payload::Str(d.clone().into_string().unwrap_or_default())
-    } else if let Some(c) = d.read_lock::<Card>() {
-        game.card_ref(card(game, *c)?, false)
-    } else if let Some(located) = d.read_lock::<Located>() {
-        let Located(card, at) = *located;
-        let mut p = game.card_ref(self::card(game, Card(card))?, false);
-        if let (Payload::Card(c), Some((seat, slot))) = (&mut p, at) {
-            c.extra.push(("idx".into(), Payload::Int(slot as i64)));
-            c.extra.push(("user".into(), Payload::Player(seat)));
+    } else if let Some(kernel) = kernel_value(d) {
+        match kernel {
+            KernelValue::Card(c) => game.card_ref(card(game, c)?, false),
+            KernelValue::Located(Located(card, at)) => {
+                let mut p = game.card_ref(self::card(game, Card(card))?, false);
+                if let (Payload::Card(c), Some((seat, slot))) = (&mut p, at) {
+                    c.extra.push(("idx".into(), Payload::Int(slot as i64)));
+                    c.extra.push(("user".into(), Payload::Player(seat)));
+                }
+                p
+            }
+            KernelValue::Player(p) => Payload::Player(p.0),
+            KernelValue::Slot(s) => Payload::Map(vec![
+                ("user".into(), Payload::Player(s.seat)),
+                ("idx".into(), Payload::Int(s.slot as i64)),
+            ]),
         }
-        p
-    } else if let Some(p) = d.read_lock::<Player>() {
-        Payload::Player(p.0)
-    } else if let Some(s) = d.read_lock::<Slot>() {
-        Payload::Map(vec![
-            ("user".into(), Payload::Player(s.seat)),
-            ("idx".into(), Payload::Int(s.slot as i64)),
-        ])
     } else if let Some(a) = d.read_lock::<Array>() {
         Payload::List(
             a.iter()

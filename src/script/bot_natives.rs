@@ -6,10 +6,8 @@
 
 use super::api::{self, Card, Player, Slot, arg_value, from_value};
 use super::bots::BotView;
-use super::natives::{
-    NATIVES, Native, Tables, borrow, is_name, name_view, named, named_arg, named_kind, native,
-    param_ty, take, view,
-};
+use super::names::{is_name, name_view, named, named_arg, named_kind, param_ty};
+use super::natives::{NATIVES, Native, Tables, borrow, native, take, view};
 use crate::kernel::{CardIdx, Loc, Seat};
 use rand::RngExt;
 use rhai::{Array, Dynamic, INT, ImmutableString, Map};

@@ -13,6 +13,7 @@ pub mod files;
 mod lint;
 mod load;
 pub mod mutants;
+pub(crate) mod names;
 pub(crate) mod natives;
 pub mod probe;
 pub mod rulebook;

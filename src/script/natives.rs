@@ -7,7 +7,7 @@ use super::api::{
     house_rule, loc, opt_card, pile_id, pile_named, refusal, seat, set_timer, slot_index, to_value,
     unknown_var,
 };
-use crate::kernel::Table;
+use super::names::{Named, is_name, name_view, named, named_arg, named_kind, param_ty};
 use crate::kernel::{CardIdx, Game, Loc, Seat};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 use std::any::TypeId;
@@ -86,112 +86,8 @@ pub(crate) struct Native {
     pub(crate) call: NativeCall,
     /// For an entry with a name parameter (a pile, phase, variable, event or house rule): the
     /// same implementation with the name given resolved, for call sites that write it as a
-    /// literal (see `Named`).
+    /// literal (see `names::Named`).
     pub(crate) named: Option<Named>,
-}
-
-/// What a name parameter names: where the table declares it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NameKind {
-    GameVar,
-    PlayerVar,
-    Pile,
-    Phase,
-    Event,
-    HouseRule,
-}
-
-impl NameKind {
-    /// The index of the declaration named `name` (a hash lookup).
-    fn lookup(self, table: &Table, name: &str) -> Option<usize> {
-        match self {
-            NameKind::GameVar => table.game_var(name),
-            NameKind::PlayerVar => table.player_var(name),
-            NameKind::Pile => table.pile(name).map(|p| p.0 as usize),
-            NameKind::Phase => table.phase(name).map(|p| p.0 as usize),
-            NameKind::Event => table.event_index(name),
-            NameKind::HouseRule => table.house_rule(name),
-        }
-    }
-}
-
-/// A name argument as an entry's body sees it: its text, and where the table declares it.
-#[derive(Clone, Copy)]
-pub(crate) struct Name<'a> {
-    pub(crate) text: &'a str,
-    kind: NameKind,
-    /// Where a call site's literal name is declared in the variant's table, found at load time.
-    home: Option<(&'a Table, usize)>,
-}
-
-impl<'a> Name<'a> {
-    /// A name passed as a string: looked up in the table each call.
-    pub(crate) fn new(text: &'a str, kind: NameKind) -> Name<'a> {
-        Name {
-            text,
-            kind,
-            home: None,
-        }
-    }
-
-    /// The index of the declaration it names in `table`, `None` when the table has none. A
-    /// literal's index found at load time serves the variant's own table; a game with another
-    /// table is looked up by name.
-    #[inline]
-    pub(crate) fn id(&self, table: &Table) -> Option<usize> {
-        match self.home {
-            Some((home, i)) if std::ptr::eq(home, table) => Some(i),
-            _ => self.kind.lookup(table, self.text),
-        }
-    }
-}
-
-impl std::fmt::Display for Name<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.text)
-    }
-}
-
-/// An entry's implementation for a call site whose name argument is a literal: the name comes
-/// resolved, the arguments hold `()` in its place. It is what `Native::call` does with the same
-/// arguments and that name; the compiled engine uses it once the entry is the one Rhai would
-/// pick (`Native::admits`).
-pub(crate) struct Named {
-    /// What the name names.
-    pub(crate) kind: NameKind,
-    /// Its position among the arguments (the receiver is 0).
-    pub(crate) arg: usize,
-    pub(crate) call: fn(&mut [&mut Dynamic], Name<'_>) -> Result<Dynamic, Box<EvalAltResult>>,
-}
-
-/// A call site's literal name, with where the variant's table declares it (the table is kept
-/// alive with it, so that no other table can take its address).
-#[derive(Clone)]
-pub(crate) struct LiteralName {
-    pub(crate) text: ImmutableString,
-    home: Option<(Arc<Table>, usize)>,
-}
-
-impl LiteralName {
-    /// `text` as a name of `kind`, resolved in `table` if given.
-    pub(crate) fn new(
-        text: ImmutableString,
-        kind: NameKind,
-        table: Option<&Arc<Table>>,
-    ) -> LiteralName {
-        let home = table.and_then(|t| Some((t.clone(), kind.lookup(t, &text)?)));
-        LiteralName { text, home }
-    }
-
-    /// The name as an entry of `kind` sees it.
-    #[inline]
-    pub(crate) fn name(&self, kind: NameKind) -> Name<'_> {
-        Name {
-            text: self.text.as_str(),
-            kind,
-            home: self.home.as_ref().map(|(t, i)| (&**t, *i)),
-        }
-    }
 }
 
 impl Native {
@@ -207,15 +103,6 @@ impl Native {
                 .enumerate()
                 .all(|(i, (&ty, arg))| i == skip || ty.admits(arg))
     }
-}
-
-/// The position of the first `true`: where a `named!` entry's name parameter is.
-pub(crate) const fn first_true(flags: &[bool]) -> usize {
-    let mut i = 0;
-    while i < flags.len() && !flags[i] {
-        i += 1;
-    }
-    i
 }
 
 /// Register every entry of `table` on the engine (`Engine::register_raw_fn`, one per entry).
@@ -434,112 +321,7 @@ macro_rules! native {
     };
 }
 
-/// An entry with one name parameter, written `name: Name(Kind)`:
-/// `named!("get", |g: Game, name: Name(GameVar)| body)`. The body sees a `Name`; the entry's
-/// `call` looks it up from the string argument, its `named` takes it resolved.
-macro_rules! named {
-    ($name:literal, |$recv:ident: $rty:ident $(, $arg:ident: $ty:ident $(($kind:ident))?)*| $body:expr) => {
-        $crate::script::natives::Native {
-            name: $name,
-            params: &[$crate::script::natives::Ty::$rty $(, param_ty!($ty))*],
-            call: |args| {
-                let Some((first, rest)) = args.split_first_mut() else {
-                    return Err($crate::script::natives::wrong_args($name));
-                };
-                let mut rest = rest.iter_mut();
-                $(
-                    let $arg = rest.next().and_then(|d| take!($ty, d));
-                    let Some($arg) = $arg else { return Err($crate::script::natives::wrong_args($name)) };
-                    let $arg = name_view!($ty $(($kind))?, $arg);
-                )*
-                if rest.next().is_some() {
-                    return Err($crate::script::natives::wrong_args($name));
-                }
-                let Some($recv) = borrow!($rty, first) else { return Err($crate::script::natives::wrong_args($name)) };
-                let $recv = view!($rty, $recv);
-                let result: Result<_, Box<rhai::EvalAltResult>> = $body;
-                result.map(rhai::Dynamic::from)
-            },
-            named: Some($crate::script::natives::Named {
-                kind: named_kind!($($ty $(($kind))?),*),
-                arg: 1 + $crate::script::natives::first_true(&[$(is_name!($ty)),*]),
-                call: |args, given| {
-                    let Some((first, rest)) = args.split_first_mut() else {
-                        return Err($crate::script::natives::wrong_args($name));
-                    };
-                    let mut rest = rest.iter_mut();
-                    $(
-                        let $arg = named_arg!($ty, rest.next(), given, $name);
-                    )*
-                    if rest.next().is_some() {
-                        return Err($crate::script::natives::wrong_args($name));
-                    }
-                    let Some($recv) = borrow!($rty, first) else { return Err($crate::script::natives::wrong_args($name)) };
-                    let $recv = view!($rty, $recv);
-                    let result: Result<_, Box<rhai::EvalAltResult>> = $body;
-                    result.map(rhai::Dynamic::from)
-                },
-            }),
-        }
-    };
-}
-
-/// A `named!` parameter's type as Rhai dispatches on it (a name is a string).
-macro_rules! param_ty {
-    (Name) => {
-        $crate::script::natives::Ty::Str
-    };
-    ($ty:ident) => {
-        $crate::script::natives::Ty::$ty
-    };
-}
-
-/// How a `named!` body sees a parameter taken by `take!`: a name looked up by its text.
-macro_rules! name_view {
-    (Name($kind:ident), $x:ident) => {
-        $crate::script::natives::Name::new($x.as_str(), $crate::script::natives::NameKind::$kind)
-    };
-    ($ty:ident, $x:ident) => {
-        view!($ty, $x)
-    };
-}
-
-macro_rules! is_name {
-    (Name) => {
-        true
-    };
-    ($ty:ident) => {
-        false
-    };
-}
-
-/// The kind of a `named!` entry's one name parameter.
-macro_rules! named_kind {
-    (Name($kind:ident) $(, $($rest:tt)*)?) => {
-        $crate::script::natives::NameKind::$kind
-    };
-    ($ty:ident $(, $($rest:tt)*)?) => {
-        named_kind!($($($rest)*)?)
-    };
-}
-
-/// A `named!` parameter in the `named` call: the name given, any other taken from its argument.
-macro_rules! named_arg {
-    (Name, $d:expr, $given:ident, $name:literal) => {{
-        let _ = $d;
-        $given
-    }};
-    ($ty:ident, $d:expr, $given:ident, $name:literal) => {{
-        let Some(x) = $d.and_then(|d| take!($ty, d)) else {
-            return Err($crate::script::natives::wrong_args($name));
-        };
-        view!($ty, x)
-    }};
-}
-
-pub(crate) use {
-    borrow, is_name, name_view, named, named_arg, named_kind, native, param_ty, take, view,
-};
+pub(crate) use {borrow, native, take, view};
 
 /// A card's face value, carrying its card (see `face_value`).
 fn face(g: &GameHandle, c: Card, read: fn(&Game, CardIdx) -> Dynamic) -> R<Dynamic> {

@@ -58,7 +58,8 @@ pub(super) fn lending_script_call(
             if let Some(slot) = slot
                 && lent_now & (1 << i) != 0
             {
-                f.stack[at + i] = std::mem::take(f.slot(*slot));
+                let lent = std::mem::take(f.slot(*slot));
+                super::put_back(&mut f.stack[at + i], lent);
             }
         }
         f.call_compiled_lending(id, at, pos, &lent, lent_now)
@@ -120,7 +121,7 @@ pub(super) fn by_reference(site: Site, slot: usize, args: Vec<Eval>, pos: Positi
             }
             other => other,
         };
-        *f.slot(slot) = first;
+        super::put_back(f.slot(slot), first);
         checked
     })
 }

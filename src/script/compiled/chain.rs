@@ -2,7 +2,8 @@
 //! `view.me.hand[0]`): the links' arguments evaluated first, as Rhai does, then the chain walked
 //! from its root, in place when the root is a local variable.
 
-use super::super::natives::{LiteralName, Name, Named, Native};
+use super::super::names::{LiteralName, Name, Named};
+use super::super::natives::Native;
 use super::build::{Compiler, mismatch};
 use super::events::{EventCall, MapLiteral};
 use super::indexing::At;
@@ -260,7 +261,8 @@ macro_rules! lend {
         )*
         $(
             if let Some(s) = $lent[$i] {
-                $v = std::mem::take($f.slot(s));
+                let lent = std::mem::take($f.slot(s));
+                super::put_back(&mut $v, lent);
             }
         )*
         let mut target = std::mem::take(&mut $f.stack[$at]);
@@ -287,7 +289,7 @@ macro_rules! lend {
             if let Some(s) = $lent[$i] {
                 if native.is_none_or(|n| n.params[$i + 1].consumes()) {
                     let copy = $v.clone();
-                    *$f.slot(s) = std::mem::replace(&mut $v, copy);
+                    super::put_back($f.slot(s), std::mem::replace(&mut $v, copy));
                 } else {
                     out |= 1 << $i;
                 }
@@ -304,7 +306,7 @@ macro_rules! lend {
             if out & (1 << $i) != 0
                 && let Some(s) = $lent[$i]
             {
-                *$f.slot(s) = $v;
+                super::put_back($f.slot(s), $v);
             }
         )*
         (target, result)
@@ -370,7 +372,7 @@ impl Chain {
                     } else {
                         Ok(())
                     };
-                    f.stack[at] = target;
+                    super::put_back(&mut f.stack[at], target);
                     checked?;
                     return result;
                 }
@@ -384,7 +386,7 @@ impl Chain {
                     }
                     let mut target = std::mem::take(&mut f.stack[at]);
                     let result = getter.call(f, &mut [&mut target], *pos);
-                    f.stack[at] = target;
+                    super::put_back(&mut f.stack[at], target);
                     return result;
                 }
                 _ => {}
@@ -398,7 +400,7 @@ impl Chain {
                 // The walk needs the frame for Rhai's calls: lend it the variable.
                 let mut owned = std::mem::take(&mut f.stack[at]);
                 let result = walk(f, &mut owned, &self.links, &mut values, &mut take);
-                f.stack[at] = owned;
+                super::put_back(&mut f.stack[at], owned);
                 result
             }
             Root::Value(e) => {
@@ -431,7 +433,7 @@ impl Chain {
         let at = f.base + slot;
         let mut owned = std::mem::take(&mut f.stack[at]);
         let result = walk(f, &mut owned, init, init_values, &mut set);
-        f.stack[at] = owned;
+        super::put_back(&mut f.stack[at], owned);
         result.map(drop)
     }
 }

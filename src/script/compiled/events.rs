@@ -193,7 +193,7 @@ impl EventCall {
         } else {
             Ok(())
         };
-        f.stack[at] = target;
+        super::put_back(&mut f.stack[at], target);
         checked?;
         result
     }

@@ -225,7 +225,7 @@ impl<'a> Frame<'a> {
                 && lent_now & (1 << i) != 0
             {
                 let value = std::mem::take(&mut self.stack[args_at + i]);
-                *self.slot(*slot) = value;
+                put_back(self.slot(*slot), value);
             }
         }
         self.stack.truncate(args_at);
@@ -249,6 +249,17 @@ impl<'a> Frame<'a> {
             Flow::Value(v) | Flow::Return(v) | Flow::Break(v) => Ok(v),
             Flow::Continue => Ok(Dynamic::UNIT),
         }
+    }
+}
+
+/// Put `value` where a value was lent out of, which holds `()` again: a `()` needs no drop, and
+/// `Dynamic`'s drop glue is a call on the hottest paths.
+#[inline(always)]
+pub(crate) fn put_back(place: &mut Dynamic, value: Dynamic) {
+    if place.is_unit() {
+        std::mem::forget(std::mem::replace(place, value));
+    } else {
+        *place = value;
     }
 }
 
