@@ -351,14 +351,19 @@ impl BotBook {
         let mut scope = Scope::new();
         let result = super::with_deadline(|| {
             let args = vec![Dynamic::from(view), params];
-            let compiled = self.engine_kind == super::EngineKind::Compiled
-                && self.program.has("decide", args.len());
+            let compiled = match self.engine_kind {
+                super::EngineKind::Compiled => self.program.compiled("decide", args.len()),
+                super::EngineKind::Interpreted => None,
+            };
             match compiled {
-                true => self
-                    .program
-                    .call(&self.engine, &super::COMPILED_LIMITS, "decide", args)
-                    .expect("`decide` is compiled"),
-                false => self.engine.call_fn_with_options::<Dynamic>(
+                Some(id) => self.program.call_compiled(
+                    &self.engine,
+                    &super::COMPILED_LIMITS,
+                    id,
+                    "decide",
+                    args,
+                ),
+                None => self.engine.call_fn_with_options::<Dynamic>(
                     CallFnOptions::new().eval_ast(false).rewind_scope(true),
                     &mut scope,
                     &self.ast,

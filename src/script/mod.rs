@@ -250,11 +250,14 @@ impl Variant {
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             with_deadline(|| {
-                if self.engine_kind == EngineKind::Compiled && self.program.has(hook, args.len()) {
+                let compiled = match self.engine_kind {
+                    EngineKind::Compiled => self.program.compiled(hook, args.len()),
+                    EngineKind::Interpreted => None,
+                };
+                if let Some(id) = compiled {
                     return self
                         .program
-                        .call(&self.engine, &COMPILED_LIMITS, hook, args)
-                        .expect("the hook is compiled")
+                        .call_compiled(&self.engine, &COMPILED_LIMITS, id, hook, args)
                         .map_err(|e| *e);
                 }
                 self.engine

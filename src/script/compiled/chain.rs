@@ -296,7 +296,7 @@ macro_rules! lend {
             }
         )*
         let result = match (direct, native) {
-            (Some(l), _) => (l.named.call)(&mut [&mut target, $(&mut $v),*], l.name.name(l.named.kind))
+            (Some(l), _) => (l.named.call)(&mut [&mut target, $(&mut $v),*], l.name())
                 .map_err(|e| super::fill_position(e, $pos)),
             (None, Some(n)) => (n.call)(&mut [&mut target, $(&mut $v),*])
                 .map_err(|e| super::fill_position(e, $pos)),

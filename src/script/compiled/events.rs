@@ -173,9 +173,8 @@ impl EventCall {
                 .map_err(|e| super::fill_position(e, pos));
         }
         // Not the entry's types: the call as written, for Rhai's dispatch.
-        let map = self.fields.with_values(f, values)?;
+        let mut map = self.fields.with_values(f, values)?;
         let mut name = Dynamic::from(self.name.text().clone());
-        let mut map = map;
         let mut target = std::mem::take(&mut f.stack[at]);
         let result = match (self.tell, player_value, lent.first().copied().flatten()) {
             (false, ..) => site.call(f, &mut [&mut target, &mut name, &mut map], pos),

@@ -263,6 +263,15 @@ pub(crate) fn put_back(place: &mut Dynamic, value: Dynamic) {
     }
 }
 
+thread_local! {
+    /// A value stack no call is using, kept for the next call on this thread.
+    static SPARE_STACK: std::cell::RefCell<Vec<Dynamic>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The largest value stack kept for the next call (in values): a deep recursion's stack is not
+/// kept.
+const MAX_SPARE_STACK: usize = 4096;
+
 /// Give an error without a position the call's position, as Rhai does for native calls.
 pub(crate) fn fill_position(mut err: Box<EvalAltResult>, pos: Position) -> Box<EvalAltResult> {
     if err.position().is_none() {
@@ -291,9 +300,14 @@ impl Program {
     }
 
     /// Whether the entry script's function `name` with `arity` parameters is compiled.
+    #[cfg(test)]
     pub(crate) fn has(&self, name: &str, arity: usize) -> bool {
-        self.find(name, arity)
-            .is_some_and(|id| self.fns[id].is_some())
+        self.compiled(name, arity).is_some()
+    }
+
+    /// The entry script's function `name` with `arity` parameters, when it is compiled.
+    pub(crate) fn compiled(&self, name: &str, arity: usize) -> Option<FnId> {
+        self.find(name, arity).filter(|&id| self.fns[id].is_some())
     }
 
     fn find(&self, name: &str, arity: usize) -> Option<FnId> {
@@ -306,6 +320,7 @@ impl Program {
 
     /// Call the entry script's function `name`, or `None` when it is not compiled (the caller
     /// runs it on the interpreter). Errors come out as `Engine::call_fn` gives them.
+    #[cfg(test)]
     pub(crate) fn call(
         &self,
         engine: &Engine,
@@ -313,10 +328,25 @@ impl Program {
         name: &str,
         args: Vec<Dynamic>,
     ) -> Option<R<Dynamic>> {
-        let id = self.find(name, args.len())?;
-        self.fns[id].as_ref()?;
+        let id = self.compiled(name, args.len())?;
+        Some(self.call_compiled(engine, limits, id, name, args))
+    }
+
+    /// Call compiled function `id` (the entry script's `name`, from `compiled`).
+    pub(crate) fn call_compiled(
+        &self,
+        engine: &Engine,
+        limits: &Limits,
+        id: FnId,
+        name: &str,
+        args: Vec<Dynamic>,
+    ) -> R<Dynamic> {
+        // The value stack: the thread's spare, so that a call allocates nothing.
+        let mut stack = SPARE_STACK.with_borrow_mut(std::mem::take);
+        stack.extend(args);
+        stack.reserve(64);
         let mut frame = Frame {
-            stack: args,
+            stack,
             base: 0,
             program: self,
             engine,
@@ -326,17 +356,21 @@ impl Program {
             global: None,
             running: None,
         };
-        frame.stack.reserve(64);
         // Rhai unwraps the error of the function it was asked to call.
-        Some(
-            frame
-                .call_compiled(id, 0, Position::NONE)
-                .map_err(|err| match *err {
-                    EvalAltResult::ErrorInFunctionCall(fn_name, _, inner, _) if fn_name == name => {
-                        inner
-                    }
-                    other => other.into(),
-                }),
-        )
+        let result = frame
+            .call_compiled(id, 0, Position::NONE)
+            .map_err(|err| match *err {
+                EvalAltResult::ErrorInFunctionCall(fn_name, _, inner, _) if fn_name == name => {
+                    inner
+                }
+                other => other.into(),
+            });
+        let mut stack = std::mem::take(&mut frame.stack);
+        drop(frame);
+        stack.clear();
+        if stack.capacity() <= MAX_SPARE_STACK {
+            SPARE_STACK.with_borrow_mut(|spare| *spare = stack);
+        }
+        result
     }
 }
