@@ -7,7 +7,7 @@
 use super::api::{self, Card, Player, Slot, arg_value, from_value};
 use super::bots::BotView;
 use super::names::{is_name, name_view, named, named_arg, named_kind, param_ty};
-use super::natives::{NATIVES, Native, Tables, borrow, native, take, view};
+use super::natives::{NATIVES, Native, Tables, borrow, entry_args, entry_body, native, take, view};
 use crate::kernel::{CardIdx, Loc, Seat};
 use rand::RngExt;
 use rhai::{Array, Dynamic, INT, ImmutableString, Map};

@@ -128,41 +128,23 @@ macro_rules! named {
             name: $name,
             params: &[$crate::script::natives::Ty::$rty $(, param_ty!($ty))*],
             call: |args| {
-                let Some((first, rest)) = args.split_first_mut() else {
-                    return Err($crate::script::natives::wrong_args($name));
-                };
-                let mut rest = rest.iter_mut();
+                entry_args!($name, args => first, rest);
                 $(
                     let $arg = rest.next().and_then(|d| take!($ty, d));
                     let Some($arg) = $arg else { return Err($crate::script::natives::wrong_args($name)) };
                     let $arg = name_view!($ty $(($kind))?, $arg);
                 )*
-                if rest.next().is_some() {
-                    return Err($crate::script::natives::wrong_args($name));
-                }
-                let Some($recv) = borrow!($rty, first) else { return Err($crate::script::natives::wrong_args($name)) };
-                let $recv = view!($rty, $recv);
-                let result: Result<_, Box<rhai::EvalAltResult>> = $body;
-                result.map(rhai::Dynamic::from)
+                entry_body!($name, first, rest, $recv: $rty, $body)
             },
             named: Some($crate::script::names::Named {
                 kind: named_kind!($($ty $(($kind))?),*),
                 arg: 1 + $crate::script::names::first_true(&[$(is_name!($ty)),*]),
                 call: |args, given| {
-                    let Some((first, rest)) = args.split_first_mut() else {
-                        return Err($crate::script::natives::wrong_args($name));
-                    };
-                    let mut rest = rest.iter_mut();
+                    entry_args!($name, args => first, rest);
                     $(
                         let $arg = named_arg!($ty, rest.next(), given, $name);
                     )*
-                    if rest.next().is_some() {
-                        return Err($crate::script::natives::wrong_args($name));
-                    }
-                    let Some($recv) = borrow!($rty, first) else { return Err($crate::script::natives::wrong_args($name)) };
-                    let $recv = view!($rty, $recv);
-                    let result: Result<_, Box<rhai::EvalAltResult>> = $body;
-                    result.map(rhai::Dynamic::from)
+                    entry_body!($name, first, rest, $recv: $rty, $body)
                 },
             }),
         }

@@ -291,6 +291,33 @@ macro_rules! view {
     };
 }
 
+/// The start of an entry's implementation: the receiver (`first`) and the other arguments, in
+/// turn (`rest`).
+macro_rules! entry_args {
+    ($name:literal, $args:ident => $first:ident, $rest:ident) => {
+        let Some(($first, $rest)) = $args.split_first_mut() else {
+            return Err($crate::script::natives::wrong_args($name));
+        };
+        let mut $rest = $rest.iter_mut();
+    };
+}
+
+/// The end of an entry's implementation, once its other arguments are taken: none left over,
+/// the receiver read, the body run and its value made a `Dynamic`.
+macro_rules! entry_body {
+    ($name:literal, $first:ident, $rest:ident, $recv:ident: $rty:ident, $body:expr) => {{
+        if $rest.next().is_some() {
+            return Err($crate::script::natives::wrong_args($name));
+        }
+        let Some($recv) = borrow!($rty, $first) else {
+            return Err($crate::script::natives::wrong_args($name));
+        };
+        let $recv = view!($rty, $recv);
+        let result: Result<_, Box<rhai::EvalAltResult>> = $body;
+        result.map(rhai::Dynamic::from)
+    }};
+}
+
 /// A table entry: `native!("name", |receiver: Ty, arg: Ty, …| body)`, the body a `R<T>` for
 /// any `T` Rhai holds (the entry returns it as a `Dynamic`, as `register_fn` did).
 macro_rules! native {
@@ -299,29 +326,20 @@ macro_rules! native {
             name: $name,
             params: &[$crate::script::natives::Ty::$rty $(, $crate::script::natives::Ty::$ty)*],
             call: |args| {
-                let Some((first, rest)) = args.split_first_mut() else {
-                    return Err($crate::script::natives::wrong_args($name));
-                };
-                let mut rest = rest.iter_mut();
+                entry_args!($name, args => first, rest);
                 $(
                     let $arg = rest.next().and_then(|d| take!($ty, d));
                     let Some($arg) = $arg else { return Err($crate::script::natives::wrong_args($name)) };
                     let $arg = view!($ty, $arg);
                 )*
-                if rest.next().is_some() {
-                    return Err($crate::script::natives::wrong_args($name));
-                }
-                let Some($recv) = borrow!($rty, first) else { return Err($crate::script::natives::wrong_args($name)) };
-                let $recv = view!($rty, $recv);
-                let result: Result<_, Box<rhai::EvalAltResult>> = $body;
-                result.map(rhai::Dynamic::from)
+                entry_body!($name, first, rest, $recv: $rty, $body)
             },
             named: None,
         }
     };
 }
 
-pub(crate) use {borrow, native, take, view};
+pub(crate) use {borrow, entry_args, entry_body, native, take, view};
 
 /// A card's face value, carrying its card (see `face_value`).
 fn face(g: &GameHandle, c: Card, read: fn(&Game, CardIdx) -> Dynamic) -> R<Dynamic> {

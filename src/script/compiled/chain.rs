@@ -366,15 +366,7 @@ impl Chain {
                         2 => lend!(f, at, site, args, lent, literal, pos, [a: 0, b: 1]),
                         _ => lend!(f, at, site, args, lent, literal, pos, [a: 0, b: 1, c: 2]),
                     };
-                    // Only a container or a string can have grown.
-                    let checked = if target.is_array() || target.is_map() || target.is_string() {
-                        ops::check_size_of(f.engine, &target, pos)
-                    } else {
-                        Ok(())
-                    };
-                    super::put_back(&mut f.stack[at], target);
-                    checked?;
-                    return result;
+                    return put_receiver_back(f, at, target, result, pos);
                 }
                 Link::Property {
                     key, getter, pos, ..
@@ -436,6 +428,25 @@ impl Chain {
         super::put_back(&mut f.stack[at], owned);
         result.map(drop)
     }
+}
+
+/// After a method call on the local variable in `at`: the receiver put back in its slot, its size
+/// checked (only a container or a string can have grown), and the call's result.
+pub(super) fn put_receiver_back(
+    f: &mut Frame<'_>,
+    at: usize,
+    target: Dynamic,
+    result: R<Dynamic>,
+    pos: Position,
+) -> R<Dynamic> {
+    let checked = if target.is_array() || target.is_map() || target.is_string() {
+        ops::check_size_of(f.engine, &target, pos)
+    } else {
+        Ok(())
+    };
+    super::put_back(&mut f.stack[at], target);
+    checked?;
+    result
 }
 
 /// The last link of an assignment, on the value the others reached.

@@ -187,13 +187,6 @@ impl EventCall {
             }
             (true, None, None) => unreachable!("tell's player is evaluated or lent"),
         };
-        let checked = if target.is_array() || target.is_map() || target.is_string() {
-            ops::check_size_of(f.engine, &target, pos)
-        } else {
-            Ok(())
-        };
-        super::put_back(&mut f.stack[at], target);
-        checked?;
-        result
+        super::chain::put_receiver_back(f, at, target, result, pos)
     }
 }
