@@ -90,11 +90,11 @@ fn a_difference_between_the_engines_stops_the_study_and_says_where() {
     );
 }
 
-/// The result of each action of the `names` fixture (tests/engines/fixtures), on a fresh game:
+/// The result of each action of a fixture variant (tests/engines/fixtures), on a fresh game:
 /// the `Result`'s text and the saved game, events included.
-fn fixture_outcomes(engine: EngineKind) -> Vec<(String, String, String)> {
+fn fixture_outcomes(fixture: &str, engine: EngineKind) -> Vec<(String, String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fixtures");
-    let mut variant = Variant::load_named(&root, "names").expect("the fixture loads");
+    let mut variant = Variant::load_named(&root, fixture).expect("the fixture loads");
     variant.set_engine(engine);
     let actions: Vec<_> = variant
         .table()
@@ -125,8 +125,8 @@ fn fixture_outcomes(engine: EngineKind) -> Vec<(String, String, String)> {
 
 #[test]
 fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() {
-    let compiled = fixture_outcomes(EngineKind::Compiled);
-    let interpreted = fixture_outcomes(EngineKind::Interpreted);
+    let compiled = fixture_outcomes("names", EngineKind::Compiled);
+    let interpreted = fixture_outcomes("names", EngineKind::Interpreted);
     for (c, i) in compiled.iter().zip(&interpreted) {
         assert_eq!(c, i, "the engines differ on `{}`", c.0);
     }
@@ -182,4 +182,69 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
         saved.contains(r#"["order",{"List":[{"Str":"z"},{"Str":"a"}]}]"#),
         "{saved}"
     );
+}
+
+#[test]
+fn for_loops_over_players_and_hands_give_the_same_results_on_both_engines() {
+    let compiled = fixture_outcomes("items", EngineKind::Compiled);
+    let interpreted = fixture_outcomes("items", EngineKind::Interpreted);
+    for (c, i) in compiled.iter().zip(&interpreted) {
+        assert_eq!(c, i, "the engines differ on `{}`", c.0);
+    }
+    // What each loop saw, from its event (the saved game's log).
+    let seen = |name: &str| {
+        let (_, result, saved) = compiled.iter().find(|o| o.0 == name).expect("the action");
+        let log = saved.find("\"log\"").map_or("", |at| &saved[at..]);
+        (result.clone(), log.to_string())
+    };
+    for (name, says) in [
+        (
+            "players_in_order",
+            r#"{"List":[{"Player":0},{"Player":1}]}"#,
+        ),
+        (
+            "players_with_counter",
+            r#"[{"List":[{"Int":0},{"Str":"ann"}]},{"List":[{"Int":1},{"Str":"bob"}]}]"#,
+        ),
+        // A tag set on one player is not carried to the next.
+        (
+            "loop_variable_tagged",
+            r#"[{"Int":0},{"Int":7},{"Int":0},{"Int":7}]"#,
+        ),
+        (
+            "loop_variable_changed",
+            r#"[{"Str":"Player"},{"Str":"Player"},{"Str":"Card"},{"Str":"Card"},{"Str":"Card"}]"#,
+        ),
+        // The hand as it was when the loop began: three cards, each moved away in turn.
+        ("cards_taken_while_walked", r#"{"Int":2},"#),
+        ("cards_taken_while_walked", r#"{"Int":1},"#),
+        ("cards_taken_while_walked", r#"{"Int":0}]"#),
+        ("hand_with_an_empty_slot", r#"{"Str":"empty"}"#),
+        ("players_of_a_map", r#"["seen",{"Int":6}]"#),
+    ] {
+        let (result, log) = seen(name);
+        assert_eq!(result, "Ok(())", "{name}");
+        assert!(log.contains(says), "{name}: {log}");
+    }
+    // Copies keep the card they copied: the three cards, then the last one again.
+    let (_, log) = seen("loop_variable_shared_with_an_array");
+    let cards: Vec<_> = log
+        .match_indices("\"card\":")
+        .map(|(at, _)| &log[at..at + 10])
+        .collect();
+    assert_eq!(cards.len(), 4, "{log}");
+    assert!(
+        cards[0] != cards[1] && cards[1] != cards[2] && cards[2] == cards[3],
+        "{log}"
+    );
+    for (name, says) in [
+        ("cards_of_a_number", "not with (Game, i64)"),
+        ("players_of_a_string", "Unknown property 'players'"),
+    ] {
+        let (result, _) = seen(name);
+        assert!(
+            result.starts_with("Err(") && result.contains(says),
+            "{name}: {result}"
+        );
+    }
 }

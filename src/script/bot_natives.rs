@@ -6,6 +6,7 @@
 
 use super::api::{self, Card, Player, Slot, arg_value, from_value};
 use super::bots::BotView;
+use super::items;
 use super::names::{is_name, name_view, named, named_arg, named_kind, param_ty};
 use super::natives::{NATIVES, Native, Tables, borrow, entry_args, entry_body, native, take, view};
 use crate::kernel::{CardIdx, Loc, Seat};
@@ -61,7 +62,8 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
         Ok((0..v.0.game.state.player_count())
             .map(|i| Dynamic::from(Player(Seat(i as u8))))
             .collect::<Array>())
-    }),
+    })
+    .with_items(items::view_players),
     native!("hand", |v: View, p: Player| {
         Ok(v.0
             .game
@@ -69,7 +71,8 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
             .hands
             .get(p.0.index())
             .map_or_else(Array::new, |h| h.iter().map(|&c| view_card(c)).collect()))
-    }),
+    })
+    .with_items(items::view_hand),
     native!("known", |v: View, c: Card| {
         Ok(v.0.known.get(c.0.0 as usize).copied().unwrap_or(false))
     }),

@@ -10,6 +10,7 @@ pub mod compiled;
 pub mod config;
 pub mod error;
 pub mod files;
+pub(crate) mod items;
 mod lint;
 mod load;
 pub mod mutants;

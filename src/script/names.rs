@@ -147,6 +147,7 @@ macro_rules! named {
                     entry_body!($name, first, rest, $recv: $rty, $body)
                 },
             }),
+            items: None,
         }
     };
 }

@@ -7,6 +7,7 @@ use super::api::{
     house_rule, loc, opt_card, pile_id, pile_named, refusal, seat, set_timer, slot_index, to_value,
     unknown_var,
 };
+use super::items::{self, ItemsFn};
 use super::names::{Named, is_name, name_view, named, named_arg, named_kind, param_ty};
 use crate::kernel::{CardIdx, Game, Loc, Seat};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
@@ -88,9 +89,18 @@ pub(crate) struct Native {
     /// same implementation with the name given resolved, for call sites that write it as a
     /// literal (see `names::Named`).
     pub(crate) named: Option<Named>,
+    /// For an entry that makes a list of players or cards: its items, for a compiled `for`
+    /// loop to walk without making the list (see `items`).
+    pub(crate) items: Option<ItemsFn>,
 }
 
 impl Native {
+    /// The entry, with `items` giving the items of the list it makes.
+    pub(crate) const fn with_items(mut self, items: ItemsFn) -> Native {
+        self.items = Some(items);
+        self
+    }
+
     /// Whether every argument but the one at `skip` is of its parameter's type: for an entry
     /// that is the only one of its name and arity, whether Rhai's dispatch picks it.
     #[inline]
@@ -335,6 +345,7 @@ macro_rules! native {
                 entry_body!($name, first, rest, $recv: $rty, $body)
             },
             named: None,
+            items: None,
         }
     };
 }
@@ -377,7 +388,8 @@ pub(crate) static NATIVES: &[Native] = &[
         Ok((0..count)
             .map(|i| Dynamic::from(Player(Seat(i as u8))))
             .collect::<Array>())
-    }),
+    })
+    .with_items(items::game_players),
     native!("get$player_count", |g: Game| {
         Ok(g.lock().state.player_count() as INT)
     }),
@@ -443,7 +455,8 @@ pub(crate) static NATIVES: &[Native] = &[
             .iter()
             .map(|&c| opt_card(c))
             .collect::<Array>())
-    }),
+    })
+    .with_items(items::game_hand),
     native!("cards_in_hand", |g: Game, p: Player| {
         let game = g.lock();
         let s = seat(&game, p)?;
@@ -454,7 +467,8 @@ pub(crate) static NATIVES: &[Native] = &[
             .flatten()
             .map(|&c| Dynamic::from(Card(c)))
             .collect::<Array>())
-    }),
+    })
+    .with_items(items::game_cards_in_hand),
     native!("hand_count", |g: Game, p: Player| {
         let game = g.lock();
         let s = seat(&game, p)?;

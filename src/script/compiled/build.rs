@@ -2,6 +2,7 @@
 //! resolved to slots and every call bound at compile time (or the function left to the
 //! interpreter, with the reason).
 
+use super::super::items::{self, Item};
 use super::super::natives::Tables;
 use super::calls::{by_reference, lending_script_call, script_call};
 use super::chain::{self, Chain};
@@ -22,7 +23,7 @@ type Unsupported = String;
 /// A compiled condition.
 type Test = Box<dyn Fn(&mut Frame<'_>) -> R<bool> + Send + Sync>;
 /// One round of a `for` loop: the item and its counter; `Some` when the loop ends there.
-type Round = dyn Fn(&mut Frame<'_>, Dynamic, usize) -> R<Option<Flow>>;
+type Round = dyn Fn(&mut Frame<'_>, Item, usize) -> R<Option<Flow>>;
 
 /// Every compiled function's id, by where a call can name it.
 #[derive(Default)]
@@ -542,6 +543,10 @@ impl<'a> Compiler<'a> {
             Some(_) => None,
             None => Some(self.expr(&flow.expr)?),
         };
+        let source = range
+            .is_none()
+            .then(|| chain::ItemsSource::of(self, &flow.expr))
+            .flatten();
         let (mark, next) = (self.scope.len(), self.next);
         let var_slot = self.declare(&var.name);
         let counter_slot = counter.as_ref().map(|c| self.declare(&c.name));
@@ -551,9 +556,9 @@ impl<'a> Compiler<'a> {
         let body = body?;
         let pos = flow.body.position();
         // One round: the variable and counter set, the body run; `Some` ends the loop.
-        let round = move |f: &mut Frame<'_>, item: Dynamic, i: usize| -> R<Option<Flow>> {
+        let round = move |f: &mut Frame<'_>, item: Item, i: usize| -> R<Option<Flow>> {
             f.tick(pos)?;
-            *f.slot(var_slot) = item;
+            items::store(f.slot(var_slot), item);
             if let Some(c) = counter_slot {
                 *f.slot(c) = Dynamic::from(i as rhai::INT);
             }
@@ -588,7 +593,7 @@ impl<'a> Compiler<'a> {
                     .into());
                 };
                 for (i, n) in (start..stop).enumerate() {
-                    if let Some(flow) = round(f, Dynamic::from(n), i)? {
+                    if let Some(flow) = round(f, Item::Value(Dynamic::from(n)), i)? {
                         return end(Some(flow));
                     }
                 }
@@ -597,6 +602,15 @@ impl<'a> Compiler<'a> {
         }
         let iterable = iterable.expect("not a range");
         Ok(Box::new(move |f| {
+            // A list of players or cards: walked by its items, without making it.
+            if let Some(items) = source.as_ref().and_then(|s| s.items(f)) {
+                for i in 0..items.len() {
+                    if let Some(flow) = round(f, items.get(i), i)? {
+                        return end(Some(flow));
+                    }
+                }
+                return end(None);
+            }
             let items = iterable(f)?;
             end(for_each(f, items, iterable_pos, &round)?)
         }))
@@ -1037,7 +1051,7 @@ fn looped(flow: R<Flow>) -> R<Option<Flow>> {
 /// Run `round` for each item, with its counter; `Some` when a round left the loop.
 fn each(f: &mut Frame<'_>, items: impl Iterator<Item = Dynamic>, round: &Round) -> R<Option<Flow>> {
     for (i, item) in items.enumerate() {
-        if let Some(flow) = round(f, item, i)? {
+        if let Some(flow) = round(f, Item::Value(item), i)? {
             return Ok(Some(flow));
         }
     }
@@ -1076,7 +1090,7 @@ fn for_each(f: &mut Frame<'_>, items: Dynamic, pos: Position, round: &Round) -> 
     };
     for (i, item) in iterator(items).enumerate() {
         let item = item.map_err(|e| super::fill_position(e, pos))?.flatten();
-        if let Some(flow) = round(f, item, i)? {
+        if let Some(flow) = round(f, Item::Value(item), i)? {
             return Ok(Some(flow));
         }
     }

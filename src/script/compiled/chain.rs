@@ -2,6 +2,7 @@
 //! `view.me.hand[0]`): the links' arguments evaluated first, as Rhai does, then the chain walked
 //! from its root, in place when the root is a local variable.
 
+use super::super::items::{Items, ItemsFn};
 use super::super::names::{LiteralName, Name, Named};
 use super::super::natives::Native;
 use super::build::{Compiler, mismatch};
@@ -102,6 +103,65 @@ enum Evaluated {
     None,
     Index(Dynamic),
     Args(Vec<Dynamic>),
+}
+
+/// A list that a `for` loop can walk by its items (`items::Items`) instead of making it:
+/// `x.name` or `x.name(a, …)` where `x` and every argument are local variables and every entry
+/// of that name and arity gives its items (`Native::items`).
+pub(crate) struct ItemsSource {
+    /// The receiver's and the arguments' slots.
+    slots: Vec<usize>,
+    /// The entries' items functions; at most one answers for any arguments.
+    entries: Vec<ItemsFn>,
+}
+
+impl ItemsSource {
+    /// When `e` is such a list.
+    pub(super) fn of(c: &Compiler<'_>, e: &Expr) -> Option<ItemsSource> {
+        let Expr::Dot(x, flags, _) = e else {
+            return None;
+        };
+        if flags.contains(ASTFlags::NEGATED) {
+            return None;
+        }
+        let local = |e: &Expr| match e {
+            Expr::Variable(..) => c.root_slot(e).ok().flatten(),
+            _ => None,
+        };
+        let mut slots = vec![local(&x.lhs)?];
+        let site = match &x.rhs {
+            Expr::Property(p, _) => Site::new(c.natives(), &(p.0).0, 1),
+            Expr::MethodCall(call, _) if call.args.len() < 3 => {
+                let arity = call.args.len() + 1;
+                if c.is_script_fn(&call.name, arity) {
+                    return None;
+                }
+                for arg in call.args.iter() {
+                    slots.push(local(arg)?);
+                }
+                Site::new(c.natives(), &call.name, arity)
+            }
+            _ => return None,
+        };
+        let entries = site
+            .entries()
+            .iter()
+            .map(|n| n.items)
+            .collect::<Option<Vec<_>>>()?;
+        (!entries.is_empty()).then_some(ItemsSource { slots, entries })
+    }
+
+    /// The list's items, or `None` when no entry takes the values the variables hold (then the
+    /// list is made as written: Rhai's dispatch, or its error).
+    pub(super) fn items(&self, f: &Frame<'_>) -> Option<Items> {
+        let at = |i: usize| &f.stack[f.base + self.slots[i]];
+        let args: &[&Dynamic] = match self.slots.len() {
+            1 => &[at(0)],
+            2 => &[at(0), at(1)],
+            _ => &[at(0), at(1), at(2)],
+        };
+        self.entries.iter().find_map(|items| items(args))
+    }
 }
 
 /// Rhai's chains bind to the right: `a.b[1].c()` is `Dot(a, Index(b, Dot(1, c())))`, where a

@@ -99,6 +99,11 @@ impl Site {
         }
     }
 
+    /// Its table entries, in the order Rhai tries them.
+    pub(crate) fn entries(&self) -> &[&'static Native] {
+        &self.natives
+    }
+
     /// The function's name.
     pub(crate) fn name(&self) -> &ImmutableString {
         &self.name
