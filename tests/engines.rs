@@ -221,6 +221,9 @@ fn for_loops_over_players_and_hands_give_the_same_results_on_both_engines() {
         ("cards_taken_while_walked", r#"{"Int":0}]"#),
         ("hand_with_an_empty_slot", r#"{"Str":"empty"}"#),
         ("players_of_a_map", r#"["seen",{"Int":6}]"#),
+        // The other player's three cards, and the argument evaluated once.
+        ("argument_evaluated_once", r#"{"Player":1}]]}},{"Int":1}]"#),
+        ("method_of_a_map", r#"[{"Str":"ann"},{"Str":"ann"}]"#),
     ] {
         let (result, log) = seen(name);
         assert_eq!(result, "Ok(())", "{name}");
@@ -240,6 +243,7 @@ fn for_loops_over_players_and_hands_give_the_same_results_on_both_engines() {
     for (name, says) in [
         ("cards_of_a_number", "not with (Game, i64)"),
         ("players_of_a_string", "Unknown property 'players'"),
+        ("argument_of_another_type", "not with (Game, i64)"),
     ] {
         let (result, _) = seen(name);
         assert!(

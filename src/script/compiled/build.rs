@@ -5,7 +5,7 @@
 use super::super::items::{self, Item};
 use super::super::natives::Tables;
 use super::calls::{by_reference, lending_script_call, script_call};
-use super::chain::{self, Chain};
+use super::chain::{self, Chain, Listed};
 use super::ops::{self, Site};
 use super::params::{ParamUse, mentions, param_use};
 use super::{CompiledFn, Eval, Exec, Fallback, Flow, FnId, Frame, Program, R};
@@ -543,10 +543,10 @@ impl<'a> Compiler<'a> {
             Some(_) => None,
             None => Some(self.expr(&flow.expr)?),
         };
-        let source = range
-            .is_none()
-            .then(|| chain::ItemsSource::of(self, &flow.expr))
-            .flatten();
+        let source = match range {
+            Some(_) => None,
+            None => chain::ItemsSource::of(self, &flow.expr)?,
+        };
         let (mark, next) = (self.scope.len(), self.next);
         let var_slot = self.declare(&var.name);
         let counter_slot = counter.as_ref().map(|c| self.declare(&c.name));
@@ -603,15 +603,22 @@ impl<'a> Compiler<'a> {
         let iterable = iterable.expect("not a range");
         Ok(Box::new(move |f| {
             // A list of players or cards: walked by its items, without making it.
-            if let Some(items) = source.as_ref().and_then(|s| s.items(f)) {
-                for i in 0..items.len() {
-                    if let Some(flow) = round(f, items.get(i), i)? {
-                        return end(Some(flow));
+            let listed = match &source {
+                Some(source) => source.list(f)?,
+                None => Listed::Neither,
+            };
+            let items = match listed {
+                Listed::Items(items) => {
+                    for i in 0..items.len() {
+                        if let Some(flow) = round(f, items.get(i), i)? {
+                            return end(Some(flow));
+                        }
                     }
+                    return end(None);
                 }
-                return end(None);
-            }
-            let items = iterable(f)?;
+                Listed::List(list) => list,
+                Listed::Neither => iterable(f)?,
+            };
             end(for_each(f, items, iterable_pos, &round)?)
         }))
     }

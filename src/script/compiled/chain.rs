@@ -4,7 +4,7 @@
 
 use super::super::items::{Items, ItemsFn};
 use super::super::names::{LiteralName, Name, Named};
-use super::super::natives::Native;
+use super::super::natives::{Native, Ty};
 use super::build::{Compiler, mismatch};
 use super::events::{EventCall, MapLiteral};
 use super::indexing::At;
@@ -106,61 +106,117 @@ enum Evaluated {
 }
 
 /// A list that a `for` loop can walk by its items (`items::Items`) instead of making it:
-/// `x.name` or `x.name(a, …)` where `x` and every argument are local variables and every entry
-/// of that name and arity gives its items (`Native::items`).
+/// `x.name` or `x.name(a, …)` where `x` is a local variable and every entry of that name and
+/// arity gives its items (`Native::items`).
 pub(crate) struct ItemsSource {
-    /// The receiver's and the arguments' slots.
-    slots: Vec<usize>,
+    /// The receiver's slot.
+    slot: usize,
+    /// The arguments after the receiver.
+    args: Vec<Eval>,
     /// The entries' items functions; at most one answers for any arguments.
     entries: Vec<ItemsFn>,
+    /// The receiver types the entries take.
+    receivers: Vec<Ty>,
+    site: Site,
+    pos: Position,
+}
+
+/// What an `ItemsSource` gives a loop.
+pub(crate) enum Listed {
+    /// The items: walk them.
+    Items(Items),
+    /// The list, made by the entry Rhai's dispatch picks (the arguments did not suit the items
+    /// functions): walk it as any list.
+    List(Dynamic),
+    /// The receiver is of none of the entries' types (a map, say): the iterable is evaluated as
+    /// written, nothing of it having been evaluated yet.
+    Neither,
 }
 
 impl ItemsSource {
     /// When `e` is such a list.
-    pub(super) fn of(c: &Compiler<'_>, e: &Expr) -> Option<ItemsSource> {
+    pub(super) fn of(c: &mut Compiler<'_>, e: &Expr) -> Result<Option<ItemsSource>, String> {
         let Expr::Dot(x, flags, _) = e else {
-            return None;
+            return Ok(None);
         };
-        if flags.contains(ASTFlags::NEGATED) {
-            return None;
+        if flags.contains(ASTFlags::NEGATED) || !matches!(x.lhs, Expr::Variable(..)) {
+            return Ok(None);
         }
-        let local = |e: &Expr| match e {
-            Expr::Variable(..) => c.root_slot(e).ok().flatten(),
-            _ => None,
+        let Some(slot) = c.root_slot(&x.lhs)? else {
+            return Ok(None);
         };
-        let mut slots = vec![local(&x.lhs)?];
-        let site = match &x.rhs {
-            Expr::Property(p, _) => Site::new(c.natives(), &(p.0).0, 1),
-            Expr::MethodCall(call, _) if call.args.len() < 3 => {
+        let (site, call_args, pos) = match &x.rhs {
+            Expr::Property(p, pos) => (Site::new(c.natives(), &(p.0).0, 1), &[][..], *pos),
+            Expr::MethodCall(call, pos) if call.args.len() <= 2 => {
                 let arity = call.args.len() + 1;
                 if c.is_script_fn(&call.name, arity) {
-                    return None;
+                    return Ok(None);
                 }
-                for arg in call.args.iter() {
-                    slots.push(local(arg)?);
-                }
-                Site::new(c.natives(), &call.name, arity)
+                (
+                    Site::new(c.natives(), &call.name, arity),
+                    &call.args[..],
+                    *pos,
+                )
             }
-            _ => return None,
+            _ => return Ok(None),
         };
-        let entries = site
+        let Some(entries) = site
             .entries()
             .iter()
             .map(|n| n.items)
-            .collect::<Option<Vec<_>>>()?;
-        (!entries.is_empty()).then_some(ItemsSource { slots, entries })
+            .collect::<Option<Vec<_>>>()
+        else {
+            return Ok(None);
+        };
+        if entries.is_empty() {
+            return Ok(None);
+        }
+        let receivers = site.entries().iter().map(|n| n.params[0]).collect();
+        let args = call_args
+            .iter()
+            .map(|a| c.expr(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(ItemsSource {
+            slot,
+            args,
+            entries,
+            receivers,
+            site,
+            pos,
+        }))
     }
 
-    /// The list's items, or `None` when no entry takes the values the variables hold (then the
-    /// list is made as written: Rhai's dispatch, or its error).
-    pub(super) fn items(&self, f: &Frame<'_>) -> Option<Items> {
-        let at = |i: usize| &f.stack[f.base + self.slots[i]];
-        let args: &[&Dynamic] = match self.slots.len() {
-            1 => &[at(0)],
-            2 => &[at(0), at(1)],
-            _ => &[at(0), at(1), at(2)],
+    /// The list's items, or the list itself when no entry's items function takes the
+    /// arguments, or `Neither` when the receiver is of no entry's type.
+    pub(super) fn list(&self, f: &mut Frame<'_>) -> R<Listed> {
+        let at = f.base + self.slot;
+        if !self.receivers.iter().any(|ty| ty.admits(&f.stack[at])) {
+            return Ok(Listed::Neither);
+        }
+        let mut values = Vec::with_capacity(self.args.len());
+        for arg in &self.args {
+            values.push(arg(f)?);
+        }
+        let listed = {
+            let recv = &f.stack[at];
+            let args: &[&Dynamic] = match &values[..] {
+                [] => &[recv],
+                [a] => &[recv, a],
+                [a, b, ..] => &[recv, a, b],
+            };
+            self.entries.iter().find_map(|items| items(args))
         };
-        self.entries.iter().find_map(|items| items(args))
+        if let Some(items) = listed {
+            return Ok(Listed::Items(items));
+        }
+        // The call the chain would make: the receiver lent from its slot, then put back.
+        let mut target = std::mem::take(&mut f.stack[at]);
+        let result = match &mut values[..] {
+            [] => self.site.call(f, &mut [&mut target], self.pos),
+            [a] => self.site.call(f, &mut [&mut target, a], self.pos),
+            [a, b, ..] => self.site.call(f, &mut [&mut target, a, b], self.pos),
+        };
+        put_receiver_back(f, at, target, result, self.pos).map(Listed::List)
     }
 }
 
