@@ -14,7 +14,7 @@ use rhai::Dynamic;
 /// The items of a list an entry makes, in its order.
 pub(crate) enum Items {
     /// The seats `0..n`, as players (`game.players`).
-    Seats(usize),
+    Seats(u8),
     /// Cards; `None` (an empty slot of a hand) is `()`.
     Cards(Vec<Option<CardIdx>>),
 }
@@ -35,20 +35,15 @@ pub(crate) enum Item {
 }
 
 impl Items {
-    /// How many items there are.
-    pub(crate) fn len(&self) -> usize {
-        match self {
-            Items::Seats(n) => *n,
-            Items::Cards(cards) => cards.len(),
-        }
-    }
-
-    /// The item at `i` (below `len`).
-    pub(crate) fn get(&self, i: usize) -> Item {
-        match self {
-            Items::Seats(_) => Item::Player(Seat(u8::try_from(i).expect("seats fit a u8"))),
-            Items::Cards(cards) => Item::Card(cards[i]),
-        }
+    /// The items, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Item> + '_ {
+        let (seats, cards) = match self {
+            Items::Seats(n) => (0..*n, &[][..]),
+            Items::Cards(cards) => (0..0, &cards[..]),
+        };
+        seats
+            .map(|s| Item::Player(Seat(s)))
+            .chain(cards.iter().map(|&c| Item::Card(c)))
     }
 }
 
@@ -97,7 +92,7 @@ fn with_player<T: Clone + Send + Sync + 'static>(
 pub(crate) fn game_players(args: &[&Dynamic]) -> Option<Items> {
     let [g] = args else { return None };
     let count = g.read_lock::<GameHandle>()?.lock().state.player_count();
-    Some(Items::Seats(count))
+    u8::try_from(count).ok().map(Items::Seats)
 }
 
 /// `game.cards_in_hand(p)`: the cards of the hand, without its empty slots.
@@ -128,9 +123,8 @@ pub(crate) fn game_hand(args: &[&Dynamic]) -> Option<Items> {
 /// `view.players`.
 pub(crate) fn view_players(args: &[&Dynamic]) -> Option<Items> {
     let [v] = args else { return None };
-    Some(Items::Seats(
-        v.read_lock::<BotView>()?.0.game.state.player_count(),
-    ))
+    let count = v.read_lock::<BotView>()?.0.game.state.player_count();
+    u8::try_from(count).ok().map(Items::Seats)
 }
 
 /// `view.hand(p)`: the hand's slots, `()` where empty; no cards for a seat that is not in the

@@ -609,8 +609,8 @@ impl<'a> Compiler<'a> {
             };
             let items = match listed {
                 Listed::Items(items) => {
-                    for i in 0..items.len() {
-                        if let Some(flow) = round(f, items.get(i), i)? {
+                    for (i, item) in items.iter().enumerate() {
+                        if let Some(flow) = round(f, item, i)? {
                             return end(Some(flow));
                         }
                     }

@@ -190,6 +190,14 @@ impl ItemsSource {
     /// arguments, or `Neither` when the receiver is of no entry's type.
     pub(super) fn list(&self, f: &mut Frame<'_>) -> R<Listed> {
         let at = f.base + self.slot;
+        if self.args.is_empty() {
+            // A property: when no entry answers, the general path reads it (nothing evaluated).
+            let recv = &f.stack[at];
+            return Ok(match self.entries.iter().find_map(|items| items(&[recv])) {
+                Some(items) => Listed::Items(items),
+                None => Listed::Neither,
+            });
+        }
         if !self.receivers.iter().any(|ty| ty.admits(&f.stack[at])) {
             return Ok(Listed::Neither);
         }
