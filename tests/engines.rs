@@ -144,6 +144,12 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
         ("pile_unknown", "`nowhere` is not a pile"),
         ("phase_unknown", "`nowhere` is not a phase"),
         ("house_unknown", "`nope` is not a house rule"),
+        ("native_wrong_type", "not with (Game, i64)"),
+        ("native_wrong_receiver", "not with (i64, Player)"),
+        (
+            "native_called_as_a_function_wrongly",
+            "`hand_count` is called as game.hand_count(player), not with (Game, &str",
+        ),
         ("event_unknown", "`nope` is not an event"),
         ("tell_not_a_player", "not with (Game, i64,"),
         (
@@ -169,9 +175,17 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
         "event_with_lists",
         "event_in_key_order",
         "event_player_changed_by_a_field",
+        "native_called_as_a_function",
     ] {
         assert_eq!(result(name).0, "Ok(())", "{name}");
     }
+    assert!(
+        result("native_called_as_a_function")
+            .1
+            .contains(r#""game_vars":[{"Int":4}]"#),
+        "{}",
+        result("native_called_as_a_function").1
+    );
     let (_, saved) = result("event_in_key_order");
     let apple = saved.find("\"apple\"").expect("apple");
     let mango = saved.find("\"mango\"").expect("mango");

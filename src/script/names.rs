@@ -70,14 +70,21 @@ impl std::fmt::Display for Name<'_> {
 
 /// An entry's implementation for a call site whose name argument is a literal: the name comes
 /// resolved, the arguments hold `()` in its place. It is what `Native::call` does with the same
-/// arguments and that name; the compiled engine uses it once the entry is the one Rhai would
-/// pick (`Native::admits`).
+/// arguments and that name; the compiled engine uses it when the entry is the one Rhai would
+/// pick: tried at once when it takes its other arguments in place (`in_place`), else once
+/// `Native::admits_except` says so.
 pub(crate) struct Named {
     /// What the name names.
     pub(crate) kind: NameKind,
     /// Its position among the arguments (the receiver is 0).
     pub(crate) arg: usize,
-    pub(crate) call: fn(&mut [&mut Dynamic], Name<'_>) -> Result<Dynamic, Box<EvalAltResult>>,
+    /// `None` when the other arguments are not of the entry's types (see
+    /// `natives::CheckedCall`).
+    pub(crate) call:
+        fn(&mut [&mut Dynamic], Name<'_>) -> Option<Result<Dynamic, Box<EvalAltResult>>>,
+    /// Whether no parameter but the name consumes its argument: then `call` takes nothing from
+    /// arguments that do not fit, and is tried without checking them first.
+    pub(crate) in_place: bool,
 }
 
 /// A call site's literal name, with where the variant's table declares it (the table is kept
@@ -110,6 +117,18 @@ impl LiteralName {
     }
 }
 
+/// Whether any flag is `true`.
+pub(crate) const fn any_true(flags: &[bool]) -> bool {
+    let mut i = 0;
+    while i < flags.len() {
+        if flags[i] {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The position of the first `true`: where a `named!` entry's name parameter is.
 pub(crate) const fn first_true(flags: &[bool]) -> usize {
     let mut i = 0;
@@ -123,33 +142,37 @@ pub(crate) const fn first_true(flags: &[bool]) -> usize {
 /// `named!("get", |g: Game, name: Name(GameVar)| body)`. The body sees a `Name`; the entry's
 /// `call` looks it up from the string argument, its `named` takes it resolved.
 macro_rules! named {
-    ($name:literal, |$recv:ident: $rty:ident $(, $arg:ident: $ty:ident $(($kind:ident))?)*| $body:expr) => {
+    ($name:literal, |$recv:ident: $rty:ident $(, $arg:ident: $ty:ident $(($kind:ident))?)*| $body:expr) => {{
+        const CHECKED: $crate::script::natives::CheckedCall = |args| {
+            entry_args!(args => first, rest);
+            $(
+                let $arg = rest.next().and_then(|d| take!($ty, d))?;
+                let $arg = name_view!($ty $(($kind))?, $arg);
+            )*
+            entry_body!(first, rest, $recv: $rty, $body)
+        };
         $crate::script::natives::Native {
             name: $name,
             params: &[$crate::script::natives::Ty::$rty $(, param_ty!($ty))*],
             call: |args| {
-                entry_args!($name, args => first, rest);
-                $(
-                    let $arg = rest.next().and_then(|d| take!($ty, d));
-                    let Some($arg) = $arg else { return Err($crate::script::natives::wrong_args($name)) };
-                    let $arg = name_view!($ty $(($kind))?, $arg);
-                )*
-                entry_body!($name, first, rest, $recv: $rty, $body)
+                CHECKED(args).unwrap_or_else(|| Err($crate::script::natives::wrong_args($name)))
             },
+            checked: CHECKED,
             named: Some($crate::script::names::Named {
                 kind: named_kind!($($ty $(($kind))?),*),
                 arg: 1 + $crate::script::names::first_true(&[$(is_name!($ty)),*]),
                 call: |args, given| {
-                    entry_args!($name, args => first, rest);
+                    entry_args!(args => first, rest);
                     $(
-                        let $arg = named_arg!($ty, rest.next(), given, $name);
+                        let $arg = named_arg!($ty, rest.next(), given);
                     )*
-                    entry_body!($name, first, rest, $recv: $rty, $body)
+                    entry_body!(first, rest, $recv: $rty, $body)
                 },
+                in_place: !$crate::script::names::any_true(&[$(consumes_besides_name!($ty)),*]),
             }),
             items: None,
         }
-    };
+    }};
 }
 
 /// A `named!` parameter's type as Rhai dispatches on it (a name is a string).
@@ -193,16 +216,26 @@ macro_rules! named_kind {
 
 /// A `named!` parameter in the `named` call: the name given, any other taken from its argument.
 macro_rules! named_arg {
-    (Name, $d:expr, $given:ident, $name:literal) => {{
+    (Name, $d:expr, $given:ident) => {{
         let _ = $d;
         $given
     }};
-    ($ty:ident, $d:expr, $given:ident, $name:literal) => {{
-        let Some(x) = $d.and_then(|d| take!($ty, d)) else {
-            return Err($crate::script::natives::wrong_args($name));
-        };
+    ($ty:ident, $d:expr, $given:ident) => {{
+        let x = $d.and_then(|d| take!($ty, d))?;
         view!($ty, x)
     }};
 }
 
-pub(crate) use {is_name, name_view, named, named_arg, named_kind, param_ty};
+/// Whether a `named!` parameter other than the name consumes its argument (`Ty::consumes`).
+macro_rules! consumes_besides_name {
+    (Name) => {
+        false
+    };
+    ($ty:ident) => {
+        $crate::script::natives::Ty::$ty.consumes()
+    };
+}
+
+pub(crate) use {
+    consumes_besides_name, is_name, name_view, named, named_arg, named_kind, param_ty,
+};

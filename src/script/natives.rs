@@ -8,7 +8,9 @@ use super::api::{
     unknown_var,
 };
 use super::items::{self, ItemsFn};
-use super::names::{Named, is_name, name_view, named, named_arg, named_kind, param_ty};
+use super::names::{
+    Named, consumes_besides_name, is_name, name_view, named, named_arg, named_kind, param_ty,
+};
 use crate::kernel::{CardIdx, Game, Loc, Seat};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 use std::any::TypeId;
@@ -60,7 +62,7 @@ impl Ty {
     /// Whether an entry consumes an argument passed for the parameter (other than the first):
     /// strings, containers and `Any` values are moved out; the rest are copied out of it.
     #[inline]
-    pub(crate) fn consumes(self) -> bool {
+    pub(crate) const fn consumes(self) -> bool {
         matches!(self, Ty::Str | Ty::Array | Ty::Map | Ty::Any)
     }
 
@@ -75,6 +77,14 @@ impl Ty {
 /// The native implementation: arguments exactly as Rhai passes them to a raw function.
 pub(crate) type NativeCall = fn(&mut [&mut Dynamic]) -> Result<Dynamic, Box<EvalAltResult>>;
 
+/// The implementation checking its arguments' types itself: `None` when one is not of its
+/// parameter's type (or their number is not the entry's), which is when Rhai's dispatch would
+/// not pick the entry. The arguments before the first that does not fit may have been taken
+/// already: a caller that tries an entry whose parameters consume (`Ty::consumes`) checks them
+/// first (`Native::admits_except`).
+pub(crate) type CheckedCall =
+    fn(&mut [&mut Dynamic]) -> Option<Result<Dynamic, Box<EvalAltResult>>>;
+
 /// One kernel API function as scripts call it.
 pub(crate) struct Native {
     /// As Rhai names it: `set_phase`, a property getter `get$phase`, a setter `set$x`, an
@@ -85,6 +95,9 @@ pub(crate) struct Native {
     /// The implementation. It reads the first argument in place and never consumes it (Rhai may
     /// pass the caller's own variable there); it may consume the others.
     pub(crate) call: NativeCall,
+    /// The same implementation, `None` instead of an error when the arguments are not of its
+    /// types (see `CheckedCall`).
+    pub(crate) checked: CheckedCall,
     /// For an entry with a name parameter (a pile, phase, variable, event or house rule): the
     /// same implementation with the name given resolved, for call sites that write it as a
     /// literal (see `names::Named`).
@@ -302,52 +315,52 @@ macro_rules! view {
 }
 
 /// The start of an entry's implementation: the receiver (`first`) and the other arguments, in
-/// turn (`rest`).
+/// turn (`rest`); `None` (arguments not of the entry's types) when there are none.
 macro_rules! entry_args {
-    ($name:literal, $args:ident => $first:ident, $rest:ident) => {
-        let Some(($first, $rest)) = $args.split_first_mut() else {
-            return Err($crate::script::natives::wrong_args($name));
-        };
+    ($args:ident => $first:ident, $rest:ident) => {
+        let ($first, $rest) = $args.split_first_mut()?;
         let mut $rest = $rest.iter_mut();
     };
 }
 
 /// The end of an entry's implementation, once its other arguments are taken: none left over,
-/// the receiver read, the body run and its value made a `Dynamic`.
+/// the receiver read, the body run and its value made a `Dynamic`. The body is a closure's, so
+/// that its `?` returns its error.
 macro_rules! entry_body {
-    ($name:literal, $first:ident, $rest:ident, $recv:ident: $rty:ident, $body:expr) => {{
+    ($first:ident, $rest:ident, $recv:ident: $rty:ident, $body:expr) => {{
         if $rest.next().is_some() {
-            return Err($crate::script::natives::wrong_args($name));
+            return None;
         }
-        let Some($recv) = borrow!($rty, $first) else {
-            return Err($crate::script::natives::wrong_args($name));
-        };
+        let $recv = borrow!($rty, $first)?;
         let $recv = view!($rty, $recv);
-        let result: Result<_, Box<rhai::EvalAltResult>> = $body;
-        result.map(rhai::Dynamic::from)
+        let result = (|| -> Result<_, Box<rhai::EvalAltResult>> { $body })();
+        Some(result.map(rhai::Dynamic::from))
     }};
 }
 
 /// A table entry: `native!("name", |receiver: Ty, arg: Ty, …| body)`, the body a `R<T>` for
 /// any `T` Rhai holds (the entry returns it as a `Dynamic`, as `register_fn` did).
 macro_rules! native {
-    ($name:literal, |$recv:ident: $rty:ident $(, $arg:ident: $ty:ident)*| $body:expr) => {
+    ($name:literal, |$recv:ident: $rty:ident $(, $arg:ident: $ty:ident)*| $body:expr) => {{
+        const CHECKED: $crate::script::natives::CheckedCall = |args| {
+            entry_args!(args => first, rest);
+            $(
+                let $arg = rest.next().and_then(|d| take!($ty, d))?;
+                let $arg = view!($ty, $arg);
+            )*
+            entry_body!(first, rest, $recv: $rty, $body)
+        };
         $crate::script::natives::Native {
             name: $name,
             params: &[$crate::script::natives::Ty::$rty $(, $crate::script::natives::Ty::$ty)*],
             call: |args| {
-                entry_args!($name, args => first, rest);
-                $(
-                    let $arg = rest.next().and_then(|d| take!($ty, d));
-                    let Some($arg) = $arg else { return Err($crate::script::natives::wrong_args($name)) };
-                    let $arg = view!($ty, $arg);
-                )*
-                entry_body!($name, first, rest, $recv: $rty, $body)
+                CHECKED(args).unwrap_or_else(|| Err($crate::script::natives::wrong_args($name)))
             },
+            checked: CHECKED,
             named: None,
             items: None,
         }
-    };
+    }};
 }
 
 pub(crate) use {borrow, entry_args, entry_body, native, take, view};

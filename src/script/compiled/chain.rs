@@ -390,9 +390,37 @@ macro_rules! lend {
             }
         )*
         let mut target = std::mem::take(&mut $f.stack[$at]);
+        // An entry that takes its other arguments in place is tried at once: `None` (an
+        // argument not of its type) leaves them as they were, for the general way.
+        let tried = match ($literal, $site.in_place_only()) {
+            (Some(l), _) if l.named.in_place => {
+                (l.named.call)(&mut [&mut target, $(&mut $v),*], l.name())
+            }
+            (None, Some(n)) => (n.checked)(&mut [&mut target, $(&mut $v),*]),
+            _ => None,
+        };
+        let result = if let Some(result) = tried {
+            $(
+                if let Some(s) = $lent[$i] {
+                    super::put_back($f.slot(s), $v);
+                }
+            )*
+            result.map_err(|e| super::fill_position(e, $pos))
+        } else {
+            lend_general!($f, $site, $lent, $literal, $pos, target, [$($v: $i),*])
+        };
+        (target, result)
+    }};
+}
+
+/// The rest of `lend!` when no entry was tried in place: the entry Rhai's dispatch picks, the
+/// lent arguments it may consume copied back first, the call, and the rest put back after it.
+macro_rules! lend_general {
+    ($f:ident, $site:ident, $lent:ident, $literal:ident, $pos:ident, $target:ident, [$($v:ident: $i:tt),*]) => {{
         let direct = $literal.filter(|l| {
-            l.native
-                .admits_except(&[&mut target, $(&mut $v),*], l.named.arg)
+            !l.named.in_place
+                && l.native
+                    .admits_except(&[&mut $target, $(&mut $v),*], l.named.arg)
         });
         let native = match direct {
             Some(l) => Some(l.native),
@@ -404,7 +432,7 @@ macro_rules! lend {
                         }
                     )*
                 }
-                $site.resolve(&[&mut target, $(&mut $v),*])
+                $site.resolve(&[&mut $target, $(&mut $v),*])
             }
         };
         // Bit i: argument i is still out of its slot.
@@ -420,11 +448,12 @@ macro_rules! lend {
             }
         )*
         let result = match (direct, native) {
-            (Some(l), _) => (l.named.call)(&mut [&mut target, $(&mut $v),*], l.name())
+            (Some(l), _) => (l.named.call)(&mut [&mut $target, $(&mut $v),*], l.name())
+                .unwrap_or_else(|| Err(super::super::natives::wrong_args(l.native.name)))
                 .map_err(|e| super::fill_position(e, $pos)),
-            (None, Some(n)) => (n.call)(&mut [&mut target, $(&mut $v),*])
+            (None, Some(n)) => (n.call)(&mut [&mut $target, $(&mut $v),*])
                 .map_err(|e| super::fill_position(e, $pos)),
-            (None, None) => $site.call($f, &mut [&mut target, $(&mut $v),*], $pos),
+            (None, None) => $site.call($f, &mut [&mut $target, $(&mut $v),*], $pos),
         };
         $(
             if out & (1 << $i) != 0
@@ -433,7 +462,7 @@ macro_rules! lend {
                 super::put_back($f.slot(s), $v);
             }
         )*
-        (target, result)
+        result
     }};
 }
 

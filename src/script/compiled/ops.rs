@@ -15,6 +15,9 @@ pub(crate) struct Site {
     op: Op,
     /// In the order Rhai tries them (`natives::rhai_order`).
     natives: Vec<&'static Native>,
+    /// The one entry, when there is one and no parameter after the first consumes its argument:
+    /// it is tried on the arguments as they are (`Native::checked`), with no check before.
+    in_place_only: Option<&'static Native>,
     /// Whether an entry takes `Any` (then `==` of unlike types is not decided in place).
     any: bool,
     /// Whether every entry takes two values of one type (`==` of two cards): then no entry
@@ -81,10 +84,16 @@ impl Site {
         let same_typed = natives
             .iter()
             .all(|n| matches!(n.params, [a, b] if a == b && *a != Ty::Any));
+        let natives = natives::rhai_order(natives);
+        let in_place_only = match natives[..] {
+            [n] if !n.params.iter().skip(1).any(|t| t.consumes()) => Some(n),
+            _ => None,
+        };
         Site {
             name: name.into(),
             op: Op::of(name),
-            natives: natives::rhai_order(natives),
+            natives,
+            in_place_only,
             any,
             same_typed,
         }
@@ -97,6 +106,12 @@ impl Site {
             [native] => Some(native),
             _ => None,
         }
+    }
+
+    /// The one entry when it takes its other arguments in place (see the field).
+    #[inline]
+    pub(crate) fn in_place_only(&self) -> Option<&'static Native> {
+        self.in_place_only
     }
 
     /// Its table entries, in the order Rhai tries them.
@@ -123,7 +138,12 @@ impl Site {
         args: &mut [&mut Dynamic],
         pos: Position,
     ) -> R<Dynamic> {
-        if let Some(native) = natives::resolve_ordered(&self.natives, args) {
+        if let Some(native) = self.in_place_only {
+            // `None`: not of its types, so Rhai's dispatch would not pick it either.
+            if let Some(result) = (native.checked)(args) {
+                return result.map_err(|e| super::fill_position(e, pos));
+            }
+        } else if let Some(native) = natives::resolve_ordered(&self.natives, args) {
             return (native.call)(args).map_err(|e| super::fill_position(e, pos));
         }
         if let Some(result) = standard(&self.name, args) {
