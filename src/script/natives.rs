@@ -333,6 +333,8 @@ macro_rules! entry_body {
         }
         let $recv = borrow!($rty, $first)?;
         let $recv = view!($rty, $recv);
+        // A closure of its own, so that the body's `?` gives its error, not `None`.
+        #[allow(clippy::redundant_closure_call)]
         let result = (|| -> Result<_, Box<rhai::EvalAltResult>> { $body })();
         Some(result.map(rhai::Dynamic::from))
     }};
