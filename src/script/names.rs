@@ -68,6 +68,11 @@ impl std::fmt::Display for Name<'_> {
     }
 }
 
+/// A `Named` implementation: the arguments with the name already resolved; `None` when the
+/// others are not of the entry's types.
+pub(crate) type NamedCall =
+    fn(&mut [&mut Dynamic], Name<'_>) -> Option<Result<Dynamic, Box<EvalAltResult>>>;
+
 /// An entry's implementation for a call site whose name argument is a literal: the name comes
 /// resolved, the arguments hold `()` in its place. It is what `Native::call` does with the same
 /// arguments and that name; the compiled engine uses it when the entry is the one Rhai would
@@ -80,8 +85,7 @@ pub(crate) struct Named {
     pub(crate) arg: usize,
     /// `None` when the other arguments are not of the entry's types (see
     /// `natives::CheckedCall`).
-    pub(crate) call:
-        fn(&mut [&mut Dynamic], Name<'_>) -> Option<Result<Dynamic, Box<EvalAltResult>>>,
+    pub(crate) call: NamedCall,
     /// Whether no parameter but the name consumes its argument: then `call` takes nothing from
     /// arguments that do not fit, and is tried without checking them first.
     pub(crate) in_place: bool,
