@@ -51,11 +51,11 @@ impl Items {
 /// already holds when it holds one of that type, plainly (not shared with a closure, not
 /// read-only, untagged after the write), which is what a new value would be.
 pub(crate) fn store(slot: &mut Dynamic, item: Item) {
-    let reusable = !slot.is_shared() && !slot.is_read_only();
+    let reusable = |slot: &Dynamic| !slot.is_shared() && !slot.is_read_only();
     match item {
         Item::Value(v) => *slot = v,
         Item::Player(s) => {
-            if reusable && slot.is::<Player>() {
+            if reusable(slot) && slot.is::<Player>() {
                 slot.set_tag(0);
                 if let Some(mut p) = slot.write_lock::<Player>() {
                     *p = Player(s);
@@ -66,7 +66,7 @@ pub(crate) fn store(slot: &mut Dynamic, item: Item) {
         }
         Item::Card(None) => *slot = Dynamic::UNIT,
         Item::Card(Some(c)) => {
-            if reusable && slot.is::<Card>() {
+            if reusable(slot) && slot.is::<Card>() {
                 slot.set_tag(0);
                 if let Some(mut card) = slot.write_lock::<Card>() {
                     *card = Card(c);
