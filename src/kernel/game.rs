@@ -428,7 +428,7 @@ impl Game {
         /// Puts the game back unless the step is committed, whichever way `f` returns.
         struct Rollback<'a> {
             game: &'a mut Game,
-            saved: Option<(Arc<Table>, GameState, usize, usize)>,
+            saved: Option<(Arc<Table>, Box<GameState>, usize, usize)>,
             outer: StepBudget,
         }
         impl Drop for Rollback<'_> {
@@ -438,7 +438,7 @@ impl Game {
                     // Copied back rather than swapped in: the live state keeps its own memory
                     // (a spare's vectors may have grown in other games), the copy goes back.
                     self.game.state.clone_from(&state);
-                    super::snapshot::recycle(state);
+                    super::snapshot::recycle_boxed(state);
                     if self.game.log_start == log_start {
                         self.game.log.truncate(mark);
                     }
@@ -448,7 +448,7 @@ impl Game {
         }
         let saved = (
             self.table.clone(),
-            super::snapshot::copy_of(&self.state),
+            super::snapshot::boxed_copy_of(&self.state),
             self.log.len(),
             self.log_start,
         );
@@ -462,7 +462,7 @@ impl Game {
         if result.is_ok()
             && let Some((_, state, ..)) = guard.saved.take()
         {
-            super::snapshot::recycle(state);
+            super::snapshot::recycle_boxed(state);
         }
         result
     }

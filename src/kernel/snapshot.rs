@@ -88,33 +88,46 @@ impl Clone for GameState {
 const SPARES: usize = 4;
 
 thread_local! {
-    static SPARE_STATES: RefCell<Vec<GameState>> = const { RefCell::new(Vec::new()) };
+    /// Boxed, so that a step's copy moves as a pointer (a state is several hundred bytes, most
+    /// of it the generators' buffers).
+    #[allow(clippy::vec_box)]
+    static SPARE_STATES: RefCell<Vec<Box<GameState>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// A copy of `state`, made in a spare's memory when the thread has one.
-pub(super) fn copy_of(state: &GameState) -> GameState {
+/// A boxed copy of `state`, made in a spare's memory when the thread has one.
+pub(super) fn boxed_copy_of(state: &GameState) -> Box<GameState> {
     let spare = SPARE_STATES
         .try_with(|spares| spares.borrow_mut().pop())
         .ok()
         .flatten();
     match spare {
         Some(mut copy) => {
-            copy.clone_from(state);
+            (*copy).clone_from(state);
             copy
         }
-        None => state.clone(),
+        None => Box::new(state.clone()),
     }
 }
 
-/// Keep a state no longer needed as a spare for the next copy (or drop it when the thread has
-/// enough).
-pub(super) fn recycle(state: GameState) {
+/// A copy of `state`, made in a spare's memory when the thread has one.
+pub(super) fn copy_of(state: &GameState) -> GameState {
+    *boxed_copy_of(state)
+}
+
+/// Keep a boxed state no longer needed as a spare for the next copy (or drop it when the thread
+/// has enough).
+pub(super) fn recycle_boxed(state: Box<GameState>) {
     let _ = SPARE_STATES.try_with(|spares| {
         let mut spares = spares.borrow_mut();
         if spares.len() < SPARES {
             spares.push(state);
         }
     });
+}
+
+/// Keep a state no longer needed as a spare for the next copy.
+pub(super) fn recycle(state: GameState) {
+    recycle_boxed(Box::new(state));
 }
 
 #[cfg(test)]
