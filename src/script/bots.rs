@@ -49,7 +49,9 @@ pub struct BotBook {
 
 #[derive(Clone, Debug)]
 struct Level {
-    params: Map,
+    /// The level's parameters as the map `decide` gets (made once: a copy of a map value is a
+    /// copy of its entries, while making one from a `Map` builds it again entry by entry).
+    params: Dynamic,
     forget_chance: f64,
 }
 
@@ -212,7 +214,7 @@ impl BotBook {
             levels.insert(
                 name,
                 Level {
-                    params: map,
+                    params: Dynamic::from(map),
                     forget_chance,
                 },
             );
@@ -347,7 +349,7 @@ impl BotBook {
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(bot.rng.random())),
         });
         let view = BotView(data.clone());
-        let params = Dynamic::from(self.levels[&bot.level].params.clone());
+        let params = self.levels[&bot.level].params.clone();
         let mut scope = Scope::new();
         let result = super::with_deadline(|| {
             let args = vec![Dynamic::from(view), params];
