@@ -128,7 +128,7 @@ pub fn from_value(v: &Value) -> Dynamic {
         Value::Str(s) => Dynamic::from(s.clone()),
         Value::Card(c) => Dynamic::from(Card(*c)),
         Value::Player(p) => Dynamic::from(Player(*p)),
-        Value::List(items) => Dynamic::from(items.iter().map(from_value).collect::<Array>()),
+        Value::List(items) => Dynamic::from_array(items.iter().map(from_value).collect()),
     }
 }
 

@@ -61,9 +61,11 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
         v.0.game.state.clock as f64 / 1000.0
     )),
     native!("get$players", |v: View| {
-        Ok((0..v.0.game.state.player_count())
-            .map(|i| Dynamic::from(Player(Seat(i as u8))))
-            .collect::<Array>())
+        Ok(Dynamic::from_array(
+            (0..v.0.game.state.player_count())
+                .map(|i| Dynamic::from(Player(Seat(i as u8))))
+                .collect::<Array>(),
+        ))
     })
     .with_items(items::view_players),
     native!("hand", |v: View, p: Player| {
@@ -140,23 +142,24 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
         &v.0.game, name
     )),
     native!("get$candidates", |v: View| {
-        Ok(v.0
-            .candidates
-            .to_vec()
-            .iter()
-            .map(|a| {
-                let mut m = Map::new();
-                m.insert(
-                    "action".into(),
-                    Dynamic::from(ImmutableString::from(&*a.name)),
-                );
-                m.insert(
-                    "args".into(),
-                    Dynamic::from(a.args.iter().map(arg_value).collect::<Array>()),
-                );
-                Dynamic::from(m)
-            })
-            .collect::<Array>())
+        Ok(Dynamic::from_array(
+            v.0.candidates
+                .to_vec()
+                .iter()
+                .map(|a| {
+                    let mut m = Map::new();
+                    m.insert(
+                        "action".into(),
+                        Dynamic::from(ImmutableString::from(&*a.name)),
+                    );
+                    m.insert(
+                        "args".into(),
+                        Dynamic::from_array(a.args.iter().map(arg_value).collect()),
+                    );
+                    Dynamic::from_map(m)
+                })
+                .collect::<Array>(),
+        ))
     }),
     native!("can", |v: View, action: Str| {
         Ok(v.0.candidates.has_action(action))

@@ -214,7 +214,7 @@ impl BotBook {
             levels.insert(
                 name,
                 Level {
-                    params: Dynamic::from(map),
+                    params: Dynamic::from_map(map),
                     forget_chance,
                 },
             );

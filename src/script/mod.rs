@@ -561,8 +561,12 @@ impl Rules for Variant {
             )));
         };
         let args: rhai::Array = action.args.iter().map(api::arg_value).collect();
-        self.call(game, hook, vec![player(action.seat), Dynamic::from(args)])
-            .map(drop)
+        self.call(
+            game,
+            hook,
+            vec![player(action.seat), Dynamic::from_array(args)],
+        )
+        .map(drop)
     }
 
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError> {

@@ -400,9 +400,11 @@ pub(crate) static NATIVES: &[Native] = &[
     // Players.
     native!("get$players", |g: Game| {
         let count = g.lock().state.player_count();
-        Ok((0..count)
-            .map(|i| Dynamic::from(Player(Seat(i as u8))))
-            .collect::<Array>())
+        Ok(Dynamic::from_array(
+            (0..count)
+                .map(|i| Dynamic::from(Player(Seat(i as u8))))
+                .collect::<Array>(),
+        ))
     })
     .with_items(items::game_players),
     native!("get$player_count", |g: Game| {
@@ -464,24 +466,26 @@ pub(crate) static NATIVES: &[Native] = &[
     native!("hand", |g: Game, p: Player| {
         let game = g.lock();
         let s = seat(&game, p)?;
-        Ok(game
-            .state
-            .hand(s)
-            .iter()
-            .map(|&c| opt_card(c))
-            .collect::<Array>())
+        Ok(Dynamic::from_array(
+            game.state
+                .hand(s)
+                .iter()
+                .map(|&c| opt_card(c))
+                .collect::<Array>(),
+        ))
     })
     .with_items(items::game_hand),
     native!("cards_in_hand", |g: Game, p: Player| {
         let game = g.lock();
         let s = seat(&game, p)?;
-        Ok(game
-            .state
-            .hand(s)
-            .iter()
-            .flatten()
-            .map(|&c| Dynamic::from(Card(c)))
-            .collect::<Array>())
+        Ok(Dynamic::from_array(
+            game.state
+                .hand(s)
+                .iter()
+                .flatten()
+                .map(|&c| Dynamic::from(Card(c)))
+                .collect::<Array>(),
+        ))
     })
     .with_items(items::game_cards_in_hand),
     native!("hand_count", |g: Game, p: Player| {
@@ -542,12 +546,13 @@ pub(crate) static NATIVES: &[Native] = &[
     native!("pile", |g: Game, name: Str| {
         let game = g.lock();
         let p = pile_id(&game, name)?;
-        Ok(game
-            .state
-            .pile(p)
-            .iter()
-            .map(|&c| Dynamic::from(Card(c)))
-            .collect::<Array>())
+        Ok(Dynamic::from_array(
+            game.state
+                .pile(p)
+                .iter()
+                .map(|&c| Dynamic::from(Card(c)))
+                .collect::<Array>(),
+        ))
     }),
     // Moving cards.
     named!("to_pile", |g: Game, c: Card, name: Name(Pile)| {
@@ -785,8 +790,8 @@ mod tests {
             Ty::Int => Dynamic::from(1 as INT),
             Ty::Bool => Dynamic::TRUE,
             Ty::Str => Dynamic::from("x"),
-            Ty::Array => Dynamic::from(Array::new()),
-            Ty::Map => Dynamic::from(Map::new()),
+            Ty::Array => Dynamic::from_array(Array::new()),
+            Ty::Map => Dynamic::from_map(Map::new()),
             Ty::Unit => Dynamic::UNIT,
             Ty::Any => Dynamic::from(1.5),
             Ty::View => Dynamic::from(crate::script::bots::BotView::sample()),

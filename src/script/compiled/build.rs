@@ -750,7 +750,7 @@ impl<'a> Compiler<'a> {
                 let pos = *pos;
                 Box::new(move |f| {
                     let array = items.iter().map(|i| i(f)).collect::<R<rhai::Array>>()?;
-                    ops::check_size(f.engine, Dynamic::from(array), pos)
+                    ops::check_size(f.engine, Dynamic::from_array(array), pos)
                 })
             }
             Expr::Map(x, pos) => {

@@ -60,7 +60,7 @@ impl MapLiteral {
         for ((key, _), v) in self.entries.iter().zip(values) {
             map.insert(key.as_str().into(), v);
         }
-        ops::check_size(f.engine, Dynamic::from(map), self.pos)
+        ops::check_size(f.engine, Dynamic::from_map(map), self.pos)
     }
 
     /// When no value holds an array, a blob or a map, or is shared: the size check the map of
