@@ -29,8 +29,11 @@ pub(crate) type ItemsFn = fn(&[&Dynamic]) -> Option<Items>;
 
 /// One item, for the loop variable.
 pub(crate) enum Item {
+    /// Any value (an item of a list that was made).
     Value(Dynamic),
+    /// A player, by seat.
     Player(Seat),
+    /// A card; `None` is an empty slot, `()`.
     Card(Option<CardIdx>),
 }
 
