@@ -2,10 +2,10 @@
 //! resolved to slots and every call bound at compile time (or the function left to the
 //! interpreter, with the reason).
 
-use super::super::items::{self, Item};
 use super::super::natives::Tables;
 use super::calls::{by_reference, lending_script_call, script_call};
-use super::chain::{self, Chain, Listed};
+use super::chain::{self, Chain};
+use super::loops::{looped, switch_hash_works};
 use super::ops::{self, Site};
 use super::params::{ParamUse, mentions, param_use};
 use super::{CompiledFn, Eval, Exec, Fallback, Flow, FnId, Frame, Program, R};
@@ -15,15 +15,12 @@ use rhai::{
     ImmutableString, Module, Position, Shared, Stmt,
 };
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// Why a function is left to the interpreter.
-type Unsupported = String;
+pub(super) type Unsupported = String;
 /// A compiled condition.
 type Test = Box<dyn Fn(&mut Frame<'_>) -> R<bool> + Send + Sync>;
-/// One round of a `for` loop: the item and its counter; `Some` when the loop ends there.
-type Round = dyn Fn(&mut Frame<'_>, Item, usize) -> R<Option<Flow>>;
 
 /// Every compiled function's id, by where a call can name it.
 #[derive(Default)]
@@ -190,77 +187,31 @@ fn label(module: &Option<ImmutableString>, def: &rhai::ScriptFuncDef) -> String 
     }
 }
 
-/// The hash Rhai files a `switch` case under (its own hasher, with no seed set).
-pub(super) fn switch_hash(value: &Dynamic) -> u64 {
-    let mut hasher = ahash::AHasher::default();
-    value.hash(&mut hasher);
-    hasher.finish()
-}
-
-/// Whether `switch_hash` agrees with Rhai's case table, checked on a compiled switch: when it
-/// does not (a Rhai that hashes otherwise), functions with a `switch` stay interpreted.
-pub(super) fn switch_hash_works(engine: &Engine) -> bool {
-    let Ok(ast) = engine.compile(r#"fn f(x) { switch x { "probe" => 1, 7 => 2, _ => 3 } }"#) else {
-        return false;
-    };
-    let mut ok = false;
-    ast.walk(&mut |path: &[ASTNode]| {
-        if let Some(ASTNode::Stmt(Stmt::Switch(x, _))) = path.last() {
-            let cases = &x.1.cases;
-            ok = cases.len() == 2
-                && cases.contains_key(&switch_hash(&Dynamic::from("probe")))
-                && cases.contains_key(&switch_hash(&Dynamic::from(7 as rhai::INT)));
-        }
-        true
-    });
-    ok
-}
-
-/// Whether Rhai can look a value up in a `switch` (its `is_hashable`, for the types scripts have).
-fn hashable(value: &Dynamic) -> bool {
-    if value.is_unit()
-        || value.is_bool()
-        || value.is_string()
-        || value.is_char()
-        || value.is_int()
-        || value.is_float()
-    {
-        return true;
-    }
-    if let Some(array) = value.read_lock::<rhai::Array>() {
-        return array.iter().all(hashable);
-    }
-    if let Some(map) = value.read_lock::<rhai::Map>() {
-        return map.values().all(hashable);
-    }
-    false
-}
-
 pub(super) struct Compiler<'a> {
     names: &'a Names,
     /// The module the function is in, if it is a module's.
     module: Option<ImmutableString>,
     /// Local variables in scope, innermost last, each with its slot and whether it is a `const`.
-    scope: Vec<(ImmutableString, usize, bool)>,
-    next: usize,
+    pub(super) scope: Vec<(ImmutableString, usize, bool)>,
+    pub(super) next: usize,
     max: usize,
     /// The compiled functions it calls.
     calls: Vec<FnId>,
-    switch_ok: bool,
+    pub(super) switch_ok: bool,
     /// The engine's native entries, which call sites bind to.
     natives: Tables,
     /// The variant's table, which literal names are resolved in (see `chain::Literal`).
     table: Option<&'a Arc<Table>>,
 }
 
-fn unsupported(what: &str, pos: Position) -> Unsupported {
+pub(super) fn unsupported(what: &str, pos: Position) -> Unsupported {
     match pos.line() {
         Some(line) => format!("{what} (line {line})"),
         None => what.to_string(),
     }
 }
 
-fn value(v: Dynamic) -> R<Flow> {
+pub(super) fn value(v: Dynamic) -> R<Flow> {
     Ok(Flow::Value(v))
 }
 
@@ -283,7 +234,7 @@ impl<'a> Compiler<'a> {
         self.statements(&body, false)
     }
 
-    fn declare(&mut self, name: &ImmutableString) -> usize {
+    pub(super) fn declare(&mut self, name: &ImmutableString) -> usize {
         self.declare_as(name, false)
     }
 
@@ -309,7 +260,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// A block's statements in a scope of their own (`scoped`), or the function's top level.
-    fn statements(&mut self, stmts: &[Stmt], scoped: bool) -> Result<Exec, Unsupported> {
+    pub(super) fn statements(&mut self, stmts: &[Stmt], scoped: bool) -> Result<Exec, Unsupported> {
         let (mark, next) = (self.scope.len(), self.next);
         let compiled = stmts
             .iter()
@@ -517,167 +468,8 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// A `for` loop over an array, a range or a string's characters.
-    fn for_loop(
-        &mut self,
-        x: &(rhai::Ident, Option<rhai::Ident>, rhai::FlowControl),
-    ) -> Result<Exec, Unsupported> {
-        let (var, counter, flow) = x;
-        let iterable_pos = flow.expr.start_position();
-        // `a..b` counts without making the range.
-        let range = match &flow.expr {
-            Expr::FnCall(call, _)
-                if call.namespace.is_empty()
-                    && call.args.len() == 2
-                    && matches!(call.name.as_str(), ".." | "..=") =>
-            {
-                Some((
-                    self.expr(&call.args[0])?,
-                    self.expr(&call.args[1])?,
-                    call.name.as_str() == "..=",
-                ))
-            }
-            _ => None,
-        };
-        let iterable = match range {
-            Some(_) => None,
-            None => Some(self.expr(&flow.expr)?),
-        };
-        let source = match range {
-            Some(_) => None,
-            None => chain::ItemsSource::of(self, &flow.expr)?,
-        };
-        let (mark, next) = (self.scope.len(), self.next);
-        let var_slot = self.declare(&var.name);
-        let counter_slot = counter.as_ref().map(|c| self.declare(&c.name));
-        let body = self.statements(flow.body.statements(), true);
-        self.scope.truncate(mark);
-        self.next = next;
-        let body = body?;
-        let pos = flow.body.position();
-        // One round: the variable and counter set, the body run; `Some` ends the loop.
-        let round = move |f: &mut Frame<'_>, item: Item, i: usize| -> R<Option<Flow>> {
-            f.tick(pos)?;
-            items::store(f.slot(var_slot), item);
-            if let Some(c) = counter_slot {
-                *f.slot(c) = Dynamic::from(i as rhai::INT);
-            }
-            looped(body(f))
-        };
-        let end = |flow: Option<Flow>| -> R<Flow> {
-            match flow {
-                Some(Flow::Break(v)) => Ok(Flow::Value(v)),
-                Some(other) => Ok(other),
-                None => value(Dynamic::UNIT),
-            }
-        };
-        if let Some((from, to, inclusive)) = range {
-            let site = Site::new(self.natives, if inclusive { "..=" } else { ".." }, 2);
-            return Ok(Box::new(move |f| {
-                let (a, b) = (from(f)?, to(f)?);
-                let (Ok(start), Ok(stop)) = (a.as_int(), b.as_int()) else {
-                    // Not integers: whatever Rhai makes of them (a type error, most likely).
-                    let range = ops::binary(f, &site, a, b, iterable_pos)?;
-                    return end(for_each(f, range, iterable_pos, &round)?);
-                };
-                let stop = if inclusive {
-                    stop.checked_add(1)
-                } else {
-                    Some(stop)
-                };
-                let Some(stop) = stop else {
-                    return Err(EvalAltResult::ErrorArithmetic(
-                        "for-loop range overflow".into(),
-                        iterable_pos,
-                    )
-                    .into());
-                };
-                for (i, n) in (start..stop).enumerate() {
-                    if let Some(flow) = round(f, Item::Value(Dynamic::from(n)), i)? {
-                        return end(Some(flow));
-                    }
-                }
-                value(Dynamic::UNIT)
-            }));
-        }
-        let iterable = iterable.expect("not a range");
-        Ok(Box::new(move |f| {
-            // A list of players or cards: walked by its items, without making it.
-            let listed = match &source {
-                Some(source) => source.list(f)?,
-                None => Listed::Neither,
-            };
-            let items = match listed {
-                Listed::Items(items) => {
-                    for (i, item) in items.iter().enumerate() {
-                        if let Some(flow) = round(f, item, i)? {
-                            return end(Some(flow));
-                        }
-                    }
-                    return end(None);
-                }
-                Listed::List(list) => list,
-                Listed::Neither => iterable(f)?,
-            };
-            end(for_each(f, items, iterable_pos, &round)?)
-        }))
-    }
-
-    fn switch(
-        &mut self,
-        x: &(Expr, rhai::SwitchCasesCollection),
-        pos: Position,
-    ) -> Result<Exec, Unsupported> {
-        if !self.switch_ok {
-            return Err(unsupported(
-                "`switch` is not compiled with this version of Rhai",
-                pos,
-            ));
-        }
-        let (subject, cases) = x;
-        if !cases.ranges.is_empty() {
-            return Err(unsupported("`switch` on ranges is not compiled", pos));
-        }
-        let subject = self.expr(subject)?;
-        let mut arms = Vec::with_capacity(cases.expressions.len());
-        for arm in &cases.expressions {
-            let cond = match arm.lhs {
-                Expr::BoolConstant(true, _) => None,
-                ref c => Some(self.condition(c)?),
-            };
-            arms.push((cond, self.arm(&arm.rhs)?));
-        }
-        let table: HashMap<u64, Vec<usize>> = cases
-            .cases
-            .iter()
-            .map(|(&hash, list)| (hash, list.blocks.to_vec()))
-            .collect();
-        let default = cases.def_case;
-        Ok(Box::new(move |f| {
-            let v = subject(f)?;
-            if hashable(&v)
-                && let Some(list) = table.get(&switch_hash(&v))
-            {
-                for &i in list {
-                    let (cond, body) = &arms[i];
-                    let take = match cond {
-                        None => true,
-                        Some(c) => c(f)?,
-                    };
-                    if take {
-                        return body(f);
-                    }
-                }
-            }
-            match default {
-                Some(i) => arms[i].1(f),
-                None => value(Dynamic::UNIT),
-            }
-        }))
-    }
-
     /// A `switch` arm: a block runs as statements (its `return` returns from the function).
-    fn arm(&mut self, e: &Expr) -> Result<Exec, Unsupported> {
+    pub(super) fn arm(&mut self, e: &Expr) -> Result<Exec, Unsupported> {
         if let Expr::Stmt(block) = e {
             return self.statements(block.statements(), true);
         }
@@ -686,7 +478,7 @@ impl<'a> Compiler<'a> {
     }
 
     /// A condition: a boolean, or Rhai's type error at the expression.
-    fn condition(&mut self, e: &Expr) -> Result<Test, Unsupported> {
+    pub(super) fn condition(&mut self, e: &Expr) -> Result<Test, Unsupported> {
         let pos = e.position();
         if let Expr::BoolConstant(b, _) = e {
             let b = *b;
@@ -1039,67 +831,4 @@ pub(super) fn mismatch(want: &str, typ: &str, pos: Position) -> Box<EvalAltResul
 
 fn constant(v: Dynamic) -> Eval {
     Box::new(move |_| Ok(v.clone()))
-}
-
-/// A loop body's flow: `None` to go on, `Some` to leave the loop (`Break`) or the function.
-/// `break` and `continue` from inside an expression arrive as Rhai's signals.
-fn looped(flow: R<Flow>) -> R<Option<Flow>> {
-    match flow {
-        Ok(Flow::Value(_) | Flow::Continue) => Ok(None),
-        Ok(other) => Ok(Some(other)),
-        Err(e) => match *e {
-            EvalAltResult::LoopBreak(false, ..) => Ok(None),
-            EvalAltResult::LoopBreak(true, v, _) => Ok(Some(Flow::Break(v))),
-            _ => Err(e),
-        },
-    }
-}
-
-/// Run `round` for each item, with its counter; `Some` when a round left the loop.
-fn each(f: &mut Frame<'_>, items: impl Iterator<Item = Dynamic>, round: &Round) -> R<Option<Flow>> {
-    for (i, item) in items.enumerate() {
-        if let Some(flow) = round(f, Item::Value(item), i)? {
-            return Ok(Some(flow));
-        }
-    }
-    Ok(None)
-}
-
-/// Run `round` for each item of an array, range or string; `Some` when a round left the loop.
-fn for_each(f: &mut Frame<'_>, items: Dynamic, pos: Position, round: &Round) -> R<Option<Flow>> {
-    let items = items.flatten();
-    if items.is_array() {
-        let array = items.into_array().expect("an array");
-        return each(f, array.into_iter(), round);
-    }
-    if let Some(range) = items
-        .read_lock::<std::ops::Range<rhai::INT>>()
-        .map(|r| r.clone())
-    {
-        return each(f, range.map(Dynamic::from), round);
-    }
-    if let Some(range) = items
-        .read_lock::<std::ops::RangeInclusive<rhai::INT>>()
-        .map(|r| r.clone())
-    {
-        return each(f, range.map(Dynamic::from), round);
-    }
-    if items.is_string() {
-        let s = items.into_immutable_string().expect("a string");
-        return each(f, s.chars().map(Dynamic::from), round);
-    }
-    // Any other type (a step range, a blob, a string's `chars()`): the iterator the standard
-    // package registers for it, as the interpreter finds it.
-    let mut global = f.engine.new_global_runtime_state();
-    global.push_import("std", super::super::standard_package());
-    let Some(iterator) = global.get_iter(items.type_id()) else {
-        return Err(EvalAltResult::ErrorFor(pos).into());
-    };
-    for (i, item) in iterator(items).enumerate() {
-        let item = item.map_err(|e| super::fill_position(e, pos))?.flatten();
-        if let Some(flow) = round(f, Item::Value(item), i)? {
-            return Ok(Some(flow));
-        }
-    }
-    Ok(None)
 }

@@ -13,6 +13,7 @@ mod calls;
 mod chain;
 mod events;
 mod indexing;
+mod loops;
 mod ops;
 mod params;
 #[cfg(test)]

@@ -156,5 +156,5 @@ fn what_is_not_compiled_is_left_to_the_interpreter_with_its_callers() {
 
 #[test]
 fn switch_cases_are_found_by_rhai_s_own_hashes() {
-    assert!(super::build::switch_hash_works(&engine()));
+    assert!(super::loops::switch_hash_works(&engine()));
 }
