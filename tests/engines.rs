@@ -203,6 +203,31 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
         saved.contains(r#"["order",{"List":[{"Str":"z"},{"Str":"a"}]}]"#),
         "{saved}"
     );
+    // Kernel values compared in place, as Rhai compares them; phase names as the table has them.
+    let (text, saved) = result("kernel_values_compared");
+    assert_eq!(text, "Ok(())");
+    let b = |v: bool| format!(r#"{{"Bool":{v}}}"#);
+    let mut seen: Vec<String> = [true, false, false, true, true, false, true, false, true]
+        .into_iter()
+        .chain([false, true])
+        .map(b)
+        .collect();
+    seen.insert(11, r#"{"Str":"playing"}"#.into());
+    seen.push(b(true));
+    seen.push(r#"{"Str":"over"}"#.into());
+    let seen = format!(r#"["seen",{{"List":[{}]}}]"#, seen.join(","));
+    assert!(saved.contains(&seen), "{seen}\n{saved}");
+    let (text, _) = result("located_cards_compared");
+    assert!(
+        text.contains("Function not found: == (LocatedCard, LocatedCard)"),
+        "{text}"
+    );
+    let (text, saved) = result("player_variable_written_unchanged");
+    assert_eq!(text, "Ok(())");
+    assert!(
+        saved.contains(r#"["seen",{"List":[{"Bool":false},{"Bool":true}]}]"#),
+        "{saved}"
+    );
 }
 
 #[test]

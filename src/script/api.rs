@@ -2,8 +2,8 @@
 //! types, registered on the sandboxed engine. Documented for designers in `rules/README.md`.
 
 use super::names::{Name, NameKind};
-use crate::kernel::{Arg, Audience, CardIdx, Game, Loc, Payload, Seat, Value};
-use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Map, Position};
+use crate::kernel::{Arg, Audience, CardIdx, Game, Loc, Payload, PhaseId, Seat, Table, Value};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
@@ -554,4 +554,67 @@ pub(super) fn set_timer(g: &GameHandle, name: &str, seconds: Dynamic, p: Option<
     game.state
         .set_timer(name, millis, seat)
         .or_else(|e| err(e.to_string()))
+}
+
+thread_local! {
+    /// The phase names of the variant last asked on this thread, as script strings: reading
+    /// `game.phase` then copies a shared string instead of making one. The table is held, so
+    /// another variant's table cannot take its address.
+    static PHASE_NAMES: std::cell::RefCell<Option<(Arc<Table>, Vec<ImmutableString>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The name of `phase` in `table`, as a script string.
+pub(crate) fn phase_name(table: &Arc<Table>, phase: PhaseId) -> ImmutableString {
+    PHASE_NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        let current = names.as_ref().is_some_and(|(t, _)| Arc::ptr_eq(t, table));
+        if !current {
+            let list = table
+                .phases
+                .iter()
+                .map(|p| ImmutableString::from(p.name.as_str()))
+                .collect();
+            *names = Some((table.clone(), list));
+        }
+        match names
+            .as_ref()
+            .and_then(|(_, list)| list.get(phase.0 as usize))
+        {
+            Some(name) => name.clone(),
+            None => table.phase_name(phase).into(),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::table::PhaseDecl;
+
+    fn table(phases: &[&str]) -> Arc<Table> {
+        Arc::new(Table {
+            phases: phases
+                .iter()
+                .map(|&name| PhaseDecl {
+                    name: name.into(),
+                    setup: false,
+                })
+                .collect(),
+            ..Table::default()
+        })
+    }
+
+    #[test]
+    fn phase_names_follow_the_table_asked() {
+        let (a, b) = (table(&["deal", "play"]), table(&["peek", "turn", "end"]));
+        // Alternating tables on one thread, and a table equal to another but not the same one.
+        let a_again = table(&["one", "two"]);
+        for _ in 0..2 {
+            assert_eq!(phase_name(&a, PhaseId(1)).as_str(), "play");
+            assert_eq!(phase_name(&b, PhaseId(2)).as_str(), "end");
+            assert_eq!(phase_name(&b, PhaseId(0)).as_str(), "peek");
+            assert_eq!(phase_name(&a_again, PhaseId(0)).as_str(), "one");
+        }
+    }
 }

@@ -55,7 +55,7 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
     )),
     native!("get$phase", |v: View| {
         let g = &v.0.game;
-        Ok(g.table.phase_name(g.state.phase).to_string())
+        Ok(super::api::phase_name(&g.table, g.state.phase))
     }),
     native!("get$clock", |v: View| Ok(
         v.0.game.state.clock as f64 / 1000.0

@@ -657,7 +657,7 @@ pub(crate) static NATIVES: &[Native] = &[
     // Phases and turns.
     native!("get$phase", |g: Game| {
         let game = g.lock();
-        Ok(game.table.phase_name(game.state.phase).to_string())
+        Ok(api::phase_name(&game.table, game.state.phase))
     }),
     named!("set_phase", |g: Game, name: Name(Phase)| {
         let mut game = g.lock();
@@ -714,7 +714,11 @@ pub(crate) static NATIVES: &[Native] = &[
         match name.id(&game.table) {
             Some(i) => {
                 let value = to_value(&v)?;
-                Arc::make_mut(&mut game.state.player_vars[s.index()])[i] = value;
+                // The variables are shared with the step's copy of the state until one changes:
+                // writing the value a variable already holds copies nothing.
+                if game.state.player_vars[s.index()][i] != value {
+                    Arc::make_mut(&mut game.state.player_vars[s.index()])[i] = value;
+                }
                 Ok(())
             }
             None => unknown_var(&game, name.text, true),

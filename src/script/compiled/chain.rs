@@ -526,7 +526,10 @@ impl Chain {
                 } => {
                     let at = f.base + slot;
                     // A map's entry (`params.chance`), `()` when it has none.
-                    if let Ok(map) = f.stack[at].as_map_ref() {
+                    // `is_map` first: on a kernel value `as_map_ref` is two dynamic type checks.
+                    if f.stack[at].is_map()
+                        && let Ok(map) = f.stack[at].as_map_ref()
+                    {
                         return Ok(map.get(key.as_str()).cloned().unwrap_or(Dynamic::UNIT));
                     }
                     let mut target = std::mem::take(&mut f.stack[at]);
@@ -812,6 +815,9 @@ fn walk(
 
 /// The function pointer a map holds under a method's name (Rhai calls it for `map.name(…)`).
 fn object_method(target: &Dynamic, name: &str) -> Option<rhai::FnPtr> {
+    if !target.is_map() {
+        return None;
+    }
     let map = target.as_map_ref().ok()?;
     map.get(name)?.read_lock::<rhai::FnPtr>().map(|p| p.clone())
 }

@@ -248,6 +248,18 @@ pub(crate) fn binary(
     if let Some(v) = fast_binary(site, &a, &b) {
         return Ok(v);
     }
+    // Two kernel values of one type (`game.current != p`): when every entry takes two values
+    // of one type, the entry for theirs is the one Rhai's dispatch picks, found by one type
+    // check instead of matching each entry's parameters.
+    if site.same_typed && !site.any && a.is_variant() {
+        let t = a.type_id();
+        if t == b.type_id()
+            && let Some(native) = site.natives.iter().find(|n| n.params[0].type_id() == t)
+            && let Some(result) = (native.checked)(&mut [&mut a, &mut b])
+        {
+            return result.map_err(|e| super::fill_position(e, pos));
+        }
+    }
     site.call(f, &mut [&mut a, &mut b], pos)
 }
 
