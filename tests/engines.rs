@@ -228,6 +228,11 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
         saved.contains(r#"["seen",{"List":[{"Bool":false},{"Bool":true}]}]"#),
         "{saved}"
     );
+    // `-0.0` over `0.0` is written: equal, but another number.
+    assert!(
+        saved.contains(r#""player_vars":[[{"Float":-0.0}],[{"Bool":true}]]"#),
+        "{saved}"
+    );
 }
 
 #[test]

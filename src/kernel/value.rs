@@ -106,6 +106,19 @@ pub(super) fn clone_list(to: &mut Vec<Value>, from: &[Value]) {
 }
 
 impl Value {
+    /// Whether writing `other` over this value would change nothing anyone can see: equal, and
+    /// numbers equal bit for bit (`0.0` and `-0.0` compare equal but divide differently).
+    pub fn is_identical(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+            (Value::List(a), Value::List(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.is_identical(y))
+            }
+            (Value::Float(_) | Value::List(_), _) => false,
+            (a, b) => a == b,
+        }
+    }
+
     /// The kind of value in words, for error messages: `an integer`, `a card`, `nothing`…
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -184,6 +197,29 @@ impl fmt::Display for Value {
 #[cfg(test)]
 mod tests {
     use super::{CardIdx, Seat, Value};
+
+    #[test]
+    fn identical_values_are_equal_bit_for_bit() {
+        let list = |v: Vec<Value>| Value::List(v);
+        for (a, b, same) in [
+            (Value::Int(3), Value::Int(3), true),
+            (Value::Int(3), Value::Float(3.0), false),
+            (Value::Float(0.0), Value::Float(0.0), true),
+            (Value::Float(0.0), Value::Float(-0.0), false),
+            (Value::Float(f64::NAN), Value::Float(f64::NAN), true),
+            (Value::Str("a".into()), Value::Str("a".into()), true),
+            (Value::Unit, Value::Bool(false), false),
+            (
+                list(vec![Value::Float(-0.0)]),
+                list(vec![Value::Float(0.0)]),
+                false,
+            ),
+            (list(vec![Value::Int(1)]), list(vec![Value::Int(1)]), true),
+            (list(vec![Value::Int(1)]), list(vec![]), false),
+        ] {
+            assert_eq!(a.is_identical(&b), same, "{a:?} {b:?}");
+        }
+    }
 
     #[test]
     fn clone_from_makes_an_equal_value_from_any_kind_into_any_kind() {

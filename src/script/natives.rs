@@ -716,7 +716,7 @@ pub(crate) static NATIVES: &[Native] = &[
                 let value = to_value(&v)?;
                 // The variables are shared with the step's copy of the state until one changes:
                 // writing the value a variable already holds copies nothing.
-                if game.state.player_vars[s.index()][i] != value {
+                if !game.state.player_vars[s.index()][i].is_identical(&value) {
                     Arc::make_mut(&mut game.state.player_vars[s.index()])[i] = value;
                 }
                 Ok(())
