@@ -568,22 +568,19 @@ thread_local! {
 pub(crate) fn phase_name(table: &Arc<Table>, phase: PhaseId) -> ImmutableString {
     PHASE_NAMES.with(|names| {
         let mut names = names.borrow_mut();
-        let current = names.as_ref().is_some_and(|(t, _)| Arc::ptr_eq(t, table));
-        if !current {
-            let list = table
-                .phases
-                .iter()
-                .map(|p| ImmutableString::from(p.name.as_str()))
-                .collect();
-            *names = Some((table.clone(), list));
-        }
-        match names
-            .as_ref()
-            .and_then(|(_, list)| list.get(phase.0 as usize))
-        {
-            Some(name) => name.clone(),
-            None => table.phase_name(phase).into(),
-        }
+        let (_, list) = match &mut *names {
+            Some(entry) if Arc::ptr_eq(&entry.0, table) => entry,
+            other => other.insert((
+                table.clone(),
+                table
+                    .phases
+                    .iter()
+                    .map(|p| ImmutableString::from(p.name.as_str()))
+                    .collect(),
+            )),
+        };
+        // Built from this table, so it has every phase the table has.
+        list[phase.0 as usize].clone()
     })
 }
 
