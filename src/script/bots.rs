@@ -36,6 +36,8 @@ pub struct BotBook {
     ast: AST,
     /// The bot script compiled at load time (`decide` runs compiled when it is).
     program: super::compiled::Program,
+    /// `decide`, when it is compiled.
+    decide: Option<super::compiled::FnId>,
     /// The engine `decide` runs on (the variant's: `Variant::set_engine`).
     pub(crate) engine_kind: super::EngineKind,
     levels: BTreeMap<String, Level>,
@@ -47,12 +49,38 @@ pub struct BotBook {
     pub unknown_calls: Vec<super::SourceDiagnostic>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Level {
     /// The level's parameters as the map `decide` gets (made once: a copy of a map value is a
     /// copy of its entries, while making one from a `Map` builds it again entry by entry).
     params: Dynamic,
+    /// Copies of `params` lent to a compiled `decide` that keeps its parameters as given, back
+    /// for the next decision (one a thread deciding at once): a decision copies no map.
+    spare_params: Mutex<Vec<Dynamic>>,
     forget_chance: f64,
+}
+
+/// The most spare copies of a level's parameters kept (more threads copy again).
+const MAX_SPARE_PARAMS: usize = 64;
+
+impl Level {
+    /// The parameters for one decision: a spare copy, or a new one.
+    fn lend_params(&self) -> Dynamic {
+        let spare = self
+            .spare_params
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop();
+        spare.unwrap_or_else(|| self.params.clone())
+    }
+
+    /// Parameters lent to a decision, back as they were given.
+    fn return_params(&self, params: Dynamic) {
+        let mut spare = self.spare_params.lock().unwrap_or_else(|e| e.into_inner());
+        if spare.len() < MAX_SPARE_PARAMS {
+            spare.push(params);
+        }
+    }
 }
 
 /// One computer player in one game: its memory and randomness. Serializable, so a server saves
@@ -215,6 +243,7 @@ impl BotBook {
                 name,
                 Level {
                     params: Dynamic::from_map(map),
+                    spare_params: Mutex::default(),
                     forget_chance,
                 },
             );
@@ -232,8 +261,10 @@ impl BotBook {
             &ast,
             &module_asts,
         );
+        let decide = program.compiled("decide", 2);
         Ok(Some(BotBook {
             program,
+            decide,
             engine_kind: super::EngineKind::default(),
             engine,
             ast,
@@ -349,28 +380,41 @@ impl BotBook {
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(bot.rng.random())),
         });
         let view = BotView(data.clone());
-        let params = self.levels[&bot.level].params.clone();
+        let level = &self.levels[&bot.level];
         let mut scope = Scope::new();
         let result = super::with_deadline(|| {
-            let args = vec![Dynamic::from(view), params];
             let compiled = match self.engine_kind {
-                super::EngineKind::Compiled => self.program.compiled("decide", args.len()),
+                super::EngineKind::Compiled => self.decide,
                 super::EngineKind::Interpreted => None,
             };
             match compiled {
+                // `decide` leaves `params` as given: lent, and back for the next decision.
+                Some(id) if self.program.lends(id, 1) => {
+                    let args = vec![Dynamic::from(view), level.lend_params()];
+                    let (result, params) = self.program.call_compiled_lending(
+                        &self.engine,
+                        &super::COMPILED_LIMITS,
+                        id,
+                        "decide",
+                        args,
+                        1,
+                    );
+                    level.return_params(params);
+                    result
+                }
                 Some(id) => self.program.call_compiled(
                     &self.engine,
                     &super::COMPILED_LIMITS,
                     id,
                     "decide",
-                    args,
+                    vec![Dynamic::from(view), level.params.clone()],
                 ),
                 None => self.engine.call_fn_with_options::<Dynamic>(
                     CallFnOptions::new().eval_ast(false).rewind_scope(true),
                     &mut scope,
                     &self.ast,
                     "decide",
-                    args,
+                    vec![Dynamic::from(view), level.params.clone()],
                 ),
             }
         })
@@ -573,5 +617,59 @@ mod tests {
             (interpreted.as_str(), compiled.as_str()),
             ("card true", "card true")
         );
+    }
+
+    /// Each decision gets the level's parameters as bots.yaml writes them: lent to a compiled
+    /// `decide` that leaves them as given (and back for the next decision), copied for one that
+    /// changes them or that runs on the interpreter.
+    #[test]
+    fn every_decision_gets_the_level_parameters_as_written() {
+        use crate::script::{EngineKind, Variant};
+        let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+        let dir = rules.join("check");
+        let yaml = "script: bots.rhai\nlevels:\n".to_string()
+            + ["easy", "medium", "hard", "expert"]
+                .map(|l| format!("  {l}: {{ marker: 1, forget_chance: 0.0 }}\n"))
+                .concat()
+                .as_str();
+        let check = r#"if params.marker != 1 { throw `decide got ${params}`; }"#;
+        // The body of `decide`, and whether it leaves `params` as given.
+        let bodies = [
+            (format!("{check} ()"), true),
+            // Another function gets a copy, whatever it does with it.
+            (format!("{check} change(params); ()"), true),
+            (format!("{check} params.marker = 2; ()"), false),
+            (format!(r#"{check} params.remove("marker"); ()"#), false),
+        ];
+        for (body, kept) in bodies {
+            let script =
+                format!("fn decide(view, params) {{ {body} }}\nfn change(p) {{ p.marker = 3; }}");
+            for engine in [EngineKind::Compiled, EngineKind::Interpreted] {
+                let texts = [
+                    (dir.join("bots.yaml"), yaml.clone()),
+                    (dir.join("bots.rhai"), script.clone()),
+                ];
+                let mut variant =
+                    Variant::load_named_with(&rules, "check", &texts).expect("the variant loads");
+                variant.set_engine(engine);
+                let names = vec!["ann".to_string(), "bob".to_string()];
+                let mut game = Game::new(variant.table().clone(), names, 5, &[]).expect("a game");
+                game.start(&variant).expect("the game starts");
+                let book = variant.bots.as_ref().expect("bots");
+                let mut bot = book.bot(Seat(0), "hard", &game, 5).expect("a level");
+                for _ in 0..3 {
+                    let decided = book.decide(&mut bot, &game);
+                    assert!(matches!(decided, Ok(None)), "{body}: {decided:?}");
+                }
+                let lent = kept && engine == EngineKind::Compiled;
+                let spare = book.levels["hard"].spare_params.lock().expect("unpoisoned");
+                assert_eq!(spare.len(), usize::from(lent), "{body} on {engine:?}");
+                assert!(
+                    spare
+                        .iter()
+                        .all(|p| p.to_string() == book.levels["hard"].params.to_string())
+                );
+            }
+        }
     }
 }

@@ -92,7 +92,7 @@ pub(super) fn compile(
     let mut fns: Vec<Option<CompiledFn>> = Vec::with_capacity(defs.len());
     let mut calls: Vec<Vec<FnId>> = Vec::with_capacity(defs.len());
     let mut why: Vec<Option<String>> = Vec::with_capacity(defs.len());
-    for (module, def, source) in &defs {
+    for (id, (module, def, source)) in defs.iter().enumerate() {
         let mut c = Compiler {
             names: &names,
             module: module.clone(),
@@ -116,6 +116,7 @@ pub(super) fn compile(
                     name: def.name.clone(),
                     source: source.clone(),
                     slots: c.max,
+                    uses: names.uses[id],
                     body,
                 }));
                 why.push(None);

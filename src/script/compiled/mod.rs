@@ -49,6 +49,8 @@ pub(crate) struct CompiledFn {
     source: ImmutableString,
     /// Parameters first, then every `let` and loop variable.
     slots: usize,
+    /// What it does with its parameters (which a caller may lend it).
+    uses: params::ParamUse,
     body: Exec,
 }
 
@@ -342,8 +344,50 @@ impl Program {
         name: &str,
         args: Vec<Dynamic>,
     ) -> R<Dynamic> {
+        self.run(engine, limits, id, name, args, None).0
+    }
+
+    /// Whether function `id` leaves its parameter `i` as given, whatever the value (never
+    /// assigned, no method called on it): a caller may lend it that argument.
+    pub(crate) fn lends(&self, id: FnId, i: usize) -> bool {
+        self.fns[id]
+            .as_ref()
+            .is_some_and(|f| f.uses.lends(i, || false))
+    }
+
+    /// `call_compiled` with argument `lent` lent (see `lends`): it comes back as it was given,
+    /// beside the result, whatever the call gives.
+    pub(crate) fn call_compiled_lending(
+        &self,
+        engine: &Engine,
+        limits: &Limits,
+        id: FnId,
+        name: &str,
+        args: Vec<Dynamic>,
+        lent: usize,
+    ) -> (R<Dynamic>, Dynamic) {
+        debug_assert!(self.lends(id, lent), "only a kept parameter is lent");
+        self.run(engine, limits, id, name, args, Some(lent))
+    }
+
+    /// The call, with argument `lent` (when given) lent from a slot below the arguments, as a
+    /// compiled caller lends a local: it is moved back there after the call, and given back.
+    fn run(
+        &self,
+        engine: &Engine,
+        limits: &Limits,
+        id: FnId,
+        name: &str,
+        args: Vec<Dynamic>,
+        lent: Option<usize>,
+    ) -> (R<Dynamic>, Dynamic) {
         // The value stack: the thread's spare, so that a call allocates nothing.
         let mut stack = SPARE_STACK.with_borrow_mut(std::mem::take);
+        // Slot 0 of the outermost frame holds the lent argument after the call.
+        let args_at = usize::from(lent.is_some());
+        if lent.is_some() {
+            stack.push(Dynamic::UNIT);
+        }
         stack.extend(args);
         stack.reserve(64);
         let mut frame = Frame {
@@ -357,21 +401,29 @@ impl Program {
             global: None,
             running: None,
         };
+        let result = match lent {
+            Some(i) if i < 64 => {
+                let mut from = vec![None; i + 1];
+                from[i] = Some(0);
+                frame.call_compiled_lending(id, args_at, Position::NONE, &from, 1 << i)
+            }
+            _ => frame.call_compiled(id, args_at, Position::NONE),
+        };
         // Rhai unwraps the error of the function it was asked to call.
-        let result = frame
-            .call_compiled(id, 0, Position::NONE)
-            .map_err(|err| match *err {
-                EvalAltResult::ErrorInFunctionCall(fn_name, _, inner, _) if fn_name == name => {
-                    inner
-                }
-                other => other.into(),
-            });
+        let result = result.map_err(|err| match *err {
+            EvalAltResult::ErrorInFunctionCall(fn_name, _, inner, _) if fn_name == name => inner,
+            other => other.into(),
+        });
         let mut stack = std::mem::take(&mut frame.stack);
         drop(frame);
+        let given_back = match lent {
+            Some(_) => std::mem::take(&mut stack[0]),
+            None => Dynamic::UNIT,
+        };
         stack.clear();
         if stack.capacity() <= MAX_SPARE_STACK {
             SPARE_STACK.with_borrow_mut(|spare| *spare = stack);
         }
-        result
+        (result, given_back)
     }
 }
