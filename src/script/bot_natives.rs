@@ -143,7 +143,7 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
     )),
     native!("get$candidates", |v: View| {
         Ok(Dynamic::from_array(
-            v.0.candidates
+            v.0.candidates()
                 .to_vec()
                 .iter()
                 .map(|a| {
@@ -162,7 +162,7 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
         ))
     }),
     native!("can", |v: View, action: Str| {
-        Ok(v.0.candidates.has_action(action))
+        Ok(v.0.candidates().has_action(action))
     }),
     native!("random", |v: View| {
         Ok(v.0

@@ -14,7 +14,7 @@ use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, ImmutableString, Map, Sco
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The difficulty levels every `bots.yaml` defines.
 pub const LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
@@ -122,7 +122,7 @@ impl BotView {
             me: Seat(0),
             known: Vec::new(),
             game: Game::default(),
-            candidates: Candidates::default(),
+            candidates: OnceLock::new(),
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
         }))
     }
@@ -135,9 +135,21 @@ pub(super) struct ViewData {
     /// A copy of the game, for the public structure (hands, piles, variables); faces are read
     /// from it only through `known`.
     pub(super) game: Game,
-    /// The actions the bot may try now (built one by one only for `view.candidates`).
-    pub(super) candidates: Candidates,
+    /// The actions the bot may try now (built one by one only for `view.candidates`), found
+    /// when the script first asks (`view.can`, `view.candidates`).
+    candidates: OnceLock<Candidates>,
     pub(super) rng: Mutex<ChaCha8Rng>,
+}
+
+impl ViewData {
+    /// The actions the bot may try now.
+    pub(super) fn candidates(&self) -> &Candidates {
+        self.candidates.get_or_init(|| {
+            let mut candidates = SPARE_CANDIDATES.with_borrow_mut(std::mem::take);
+            candidates.refill(&self.game, Some(self.me));
+            candidates
+        })
+    }
 }
 
 fn file_error(path: &Path, src: &str, message: String) -> VariantError {
@@ -370,13 +382,11 @@ impl BotBook {
         let known = (0..game.state.cards.len())
             .map(|i| self.remembers(bot, game, CardIdx(i as u16)))
             .collect();
-        let mut candidates = SPARE_CANDIDATES.with_borrow_mut(std::mem::take);
-        candidates.refill(game, Some(bot.seat));
         let data = Arc::new(ViewData {
             me: bot.seat,
             known,
             game: game.trial(),
-            candidates,
+            candidates: OnceLock::new(),
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(bot.rng.random())),
         });
         let view = BotView(data.clone());
@@ -432,10 +442,12 @@ impl BotBook {
         })?;
         let action = self.action_of(result, bot, game);
         // The script is done with the view: its copy of the game serves the next copies, and
-        // its candidates the bot's next decision.
+        // its candidates (when it asked for them) the bot's next decision.
         if let Ok(data) = Arc::try_unwrap(data) {
             data.game.recycle();
-            SPARE_CANDIDATES.with_borrow_mut(|spare| *spare = data.candidates);
+            if let Some(candidates) = data.candidates.into_inner() {
+                SPARE_CANDIDATES.with_borrow_mut(|spare| *spare = candidates);
+            }
         }
         action
     }
@@ -562,12 +574,13 @@ mod tests {
             &[],
         );
         let mut view = BotView::sample();
-        Arc::get_mut(&mut view.0).expect("one owner").candidates =
+        Arc::get_mut(&mut view.0).expect("one owner").candidates = OnceLock::from(
             Candidates::from_actions(&[Action {
                 seat: Seat(0),
                 name: "draw".into(),
                 args: vec![Arg::Int(2)],
-            }]);
+            }]),
+        );
         // The text `name(arg)` gives on the interpreter, and on compiled code.
         let both = |name: &str, arg: Dynamic| {
             let interpreted: String = engine
