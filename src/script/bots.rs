@@ -574,13 +574,12 @@ mod tests {
             &[],
         );
         let mut view = BotView::sample();
-        Arc::get_mut(&mut view.0).expect("one owner").candidates = OnceLock::from(
-            Candidates::from_actions(&[Action {
+        Arc::get_mut(&mut view.0).expect("one owner").candidates =
+            OnceLock::from(Candidates::from_actions(&[Action {
                 seat: Seat(0),
                 name: "draw".into(),
                 args: vec![Arg::Int(2)],
-            }]),
-        );
+            }]));
         // The text `name(arg)` gives on the interpreter, and on compiled code.
         let both = |name: &str, arg: Dynamic| {
             let interpreted: String = engine

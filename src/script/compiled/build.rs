@@ -279,7 +279,7 @@ impl<'a> Compiler<'a> {
                 let (last, init) = compiled.split_last().expect("statements");
                 for s in init {
                     match s(f)? {
-                        Flow::Value(_) => {}
+                        Flow::Value(v) => super::discard(v),
                         other => return Ok(other),
                     }
                 }
@@ -488,7 +488,9 @@ impl<'a> Compiler<'a> {
         let e = self.expr(e)?;
         Ok(Box::new(move |f| {
             let v = e(f)?;
-            v.as_bool().map_err(|typ| mismatch("bool", typ, pos))
+            let test = v.as_bool().map_err(|typ| mismatch("bool", typ, pos));
+            super::discard(v);
+            test
         }))
     }
 

@@ -401,8 +401,9 @@ macro_rules! lend {
         };
         let result = if let Some(result) = tried {
             $(
-                if let Some(s) = $lent[$i] {
-                    super::put_back($f.slot(s), $v);
+                match $lent[$i] {
+                    Some(s) => super::put_back($f.slot(s), $v),
+                    None => super::discard($v),
                 }
             )*
             result.map_err(|e| super::fill_position(e, $pos))

@@ -231,7 +231,7 @@ impl<'a> Frame<'a> {
                 put_back(self.slot(*slot), value);
             }
         }
-        self.stack.truncate(args_at);
+        discard_above(&mut self.stack, args_at);
         self.returned(f, result, pos)
     }
 
@@ -263,6 +263,27 @@ pub(crate) fn put_back(place: &mut Dynamic, value: Dynamic) {
         std::mem::forget(std::mem::replace(place, value));
     } else {
         *place = value;
+    }
+}
+
+/// Drop a value, without a call of `Dynamic`'s drop glue when it holds nothing to free: most
+/// values compiled code drops are `()`, booleans and numbers, and the glue is a call a value.
+#[inline(always)]
+pub(crate) fn discard(value: Dynamic) {
+    let plain = !value.is_shared()
+        && (value.is_unit() || value.is_bool() || value.is_int() || value.is_float());
+    if plain {
+        std::mem::forget(value);
+    } else {
+        drop(value);
+    }
+}
+
+/// `stack.truncate(len)`, each value dropped by `discard`.
+#[inline]
+fn discard_above(stack: &mut Vec<Dynamic>, len: usize) {
+    for value in stack.drain(len.min(stack.len())..) {
+        discard(value);
     }
 }
 

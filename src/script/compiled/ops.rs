@@ -246,6 +246,8 @@ pub(crate) fn binary(
     pos: Position,
 ) -> R<Dynamic> {
     if let Some(v) = fast_binary(site, &a, &b) {
+        super::discard(a);
+        super::discard(b);
         return Ok(v);
     }
     // Two kernel values of one type (`game.current != p`): when every entry takes two values
