@@ -7,7 +7,7 @@
 
 use super::api::{Card, Slot, from_value};
 use super::error::{SourceDiagnostic, VariantError};
-use crate::kernel::{Action, Arg, Candidates, CardIdx, Game, Loc, RuleError, Seat};
+use crate::kernel::{Action, Arg, Candidates, CardIdx, Game, Loc, RuleError, Seat, Table};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, ImmutableString, Map, Scope};
@@ -125,6 +125,45 @@ impl BotView {
             candidates: OnceLock::new(),
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
         }))
+    }
+}
+
+/// A game lent to a bot's view for one decision: back in its place when the decision ends, on
+/// every exit path (a panic included), its candidates kept for the thread's next decision.
+struct LentToView<'a> {
+    place: &'a mut Game,
+    data: Option<Arc<ViewData>>,
+}
+
+impl<'a> LentToView<'a> {
+    /// Move the game out of `place` into the view `make` builds (`place` holds an empty game).
+    fn new(place: &'a mut Game, make: impl FnOnce(Game) -> ViewData) -> LentToView<'a> {
+        let data = Arc::new(make(std::mem::take(place)));
+        LentToView {
+            place,
+            data: Some(data),
+        }
+    }
+
+    fn data(&self) -> &Arc<ViewData> {
+        self.data.as_ref().expect("lent until dropped")
+    }
+}
+
+impl Drop for LentToView<'_> {
+    fn drop(&mut self) {
+        let Some(data) = self.data.take() else { return };
+        match Arc::try_unwrap(data) {
+            Ok(data) => {
+                *self.place = data.game;
+                if let Some(candidates) = data.candidates.into_inner() {
+                    SPARE_CANDIDATES.with_borrow_mut(|spare| *spare = candidates);
+                }
+            }
+            // A value still holds the view (none should once the call is over): the game
+            // stays with it, and its place gets a copy.
+            Err(shared) => *self.place = shared.game.clone(),
+        }
     }
 }
 
@@ -348,11 +387,11 @@ impl BotBook {
 
     /// A bot naming an action the variant does not have: a bug in the bot script, shown where the
     /// name is written when it is written once as a string.
-    fn unknown_action(&self, name: &str, game: &Game) -> RuleError {
-        let names = game.table.actions.iter().map(|a| &*a.name);
+    fn unknown_action(&self, name: &str, table: &Table) -> RuleError {
+        let names = table.actions.iter().map(|a| &*a.name);
         let message = format!(
             "bot script: `{name}` is not an action of {}{}",
-            game.table.variant,
+            table.variant,
             super::error::suggest(name, names)
         );
         let quoted = format!("\"{name}\"");
@@ -379,17 +418,40 @@ impl BotBook {
     /// The bot's choice: an action to try, or `None` to wait.
     pub fn decide(&self, bot: &mut Bot, game: &Game) -> Result<Option<Action>, RuleError> {
         self.observe(bot, game);
+        // The view owns the game it shows: a copy, whose memory serves the next copies.
+        let mut copy = game.trial();
+        let decided = self.decide_observed(bot, &mut copy);
+        copy.recycle();
+        decided
+    }
+
+    /// `decide`, with the view lent `game` itself for the decision instead of a copy: the same
+    /// choice, without copying the game. `game` is back as it was when this returns (a panic
+    /// included).
+    pub fn decide_lending(
+        &self,
+        bot: &mut Bot,
+        game: &mut Game,
+    ) -> Result<Option<Action>, RuleError> {
+        self.observe(bot, game);
+        self.decide_observed(bot, game)
+    }
+
+    /// The decision of a bot that has observed `game`, on a view lent `game`.
+    fn decide_observed(&self, bot: &mut Bot, game: &mut Game) -> Result<Option<Action>, RuleError> {
         let known = (0..game.state.cards.len())
             .map(|i| self.remembers(bot, game, CardIdx(i as u16)))
             .collect();
-        let data = Arc::new(ViewData {
-            me: bot.seat,
+        let seat = bot.seat;
+        let rng = Mutex::new(ChaCha8Rng::seed_from_u64(bot.rng.random()));
+        let lent = LentToView::new(game, |game| ViewData {
+            me: seat,
             known,
-            game: game.trial(),
+            game,
             candidates: OnceLock::new(),
-            rng: Mutex::new(ChaCha8Rng::seed_from_u64(bot.rng.random())),
+            rng,
         });
-        let view = BotView(data.clone());
+        let view = BotView(lent.data().clone());
         let level = &self.levels[&bot.level];
         let mut scope = Scope::new();
         let result = super::with_deadline(|| {
@@ -440,16 +502,8 @@ impl BotBook {
                 )),
             }
         })?;
-        let action = self.action_of(result, bot, game);
-        // The script is done with the view: its copy of the game serves the next copies, and
-        // its candidates (when it asked for them) the bot's next decision.
-        if let Ok(data) = Arc::try_unwrap(data) {
-            data.game.recycle();
-            if let Some(candidates) = data.candidates.into_inner() {
-                SPARE_CANDIDATES.with_borrow_mut(|spare| *spare = candidates);
-            }
-        }
-        action
+        // The result may hold the view: it is read before the view gives the game back.
+        self.action_of(result, bot, &lent.data().game.table)
     }
 
     /// The action a bot's `decide` returned (`None` for `()`).
@@ -457,7 +511,7 @@ impl BotBook {
         &self,
         result: Dynamic,
         bot: &Bot,
-        game: &Game,
+        table: &Table,
     ) -> Result<Option<Action>, RuleError> {
         if result.is_unit() {
             return Ok(None);
@@ -476,8 +530,8 @@ impl BotBook {
             .get("action")
             .and_then(|a| a.clone().into_immutable_string().ok())
             .ok_or_else(|| RuleError::fault("bot script: the action map needs `action`"))?;
-        if game.table.action(&name).is_none() {
-            return Err(self.unknown_action(&name, game));
+        if table.action(&name).is_none() {
+            return Err(self.unknown_action(&name, table));
         }
         let args = match map.get("args") {
             None => Vec::new(),
@@ -683,5 +737,60 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A view lent the game decides as a view of a copy does, and the game is back as it was;
+    /// a view something still holds leaves a copy in the game's place.
+    #[test]
+    fn a_view_lent_the_game_decides_as_one_of_a_copy() {
+        use crate::kernel::playout::RandomAgent;
+        let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+        for name in ["check", "cambia"] {
+            let variant = crate::script::Variant::load_named(&rules, name).expect("loads");
+            let book = variant.bots.as_ref().expect("bots");
+            let names = ["ann", "bob", "cy"].map(String::from).to_vec();
+            let mut game = Game::new(variant.table().clone(), names, 9, &[]).expect("a game");
+            game.start(&variant).expect("starts");
+            let mut agent = RandomAgent::new(9);
+            let mut bots: Vec<Bot> = (0..3)
+                .map(|i| book.bot(Seat(i), "expert", &game, 9).expect("a level"))
+                .collect();
+            for _ in 0..40 {
+                for bot in &mut bots {
+                    let mut twin = bot.clone();
+                    let before = format!("{game:?}");
+                    let copied = book.decide(&mut twin, &game);
+                    let lent = book.decide_lending(bot, &mut game);
+                    assert_eq!(format!("{game:?}"), before, "{name}: the game is back");
+                    assert_eq!(copied, lent, "{name}");
+                    assert_eq!(twin, *bot, "{name}");
+                }
+                if game.is_over() {
+                    break;
+                }
+                agent.step(&mut game, &variant).expect("a step");
+            }
+        }
+        let variant = crate::script::Variant::load_named(&rules, "check").expect("loads");
+        let names = ["ann", "bob"].map(String::from).to_vec();
+        let mut game = Game::new(variant.table().clone(), names, 3, &[]).expect("a game");
+        game.start(&variant).expect("starts");
+        let before = format!("{game:?}");
+        let held = {
+            let lent = LentToView::new(&mut game, |game| ViewData {
+                me: Seat(0),
+                known: Vec::new(),
+                game,
+                candidates: OnceLock::new(),
+                rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
+            });
+            lent.data().clone()
+        };
+        assert_eq!(
+            format!("{game:?}"),
+            before,
+            "a copy of the held view's game"
+        );
+        assert_eq!(format!("{:?}", held.game), before);
     }
 }

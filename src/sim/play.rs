@@ -253,7 +253,8 @@ fn seated_game(
                         Some(reference) => {
                             let mut twin = bot.clone();
                             let expected = reference.decide(&mut twin, &game);
-                            let got = book.decide(bot, &game);
+                            // The copy's decision against the lending one's.
+                            let got = book.decide_lending(bot, &mut game);
                             if expected != got || twin != *bot {
                                 return Err(SimError::Rules {
                                     seed,
@@ -266,7 +267,7 @@ fn seated_game(
                             }
                             got
                         }
-                        None => book.decide(bot, &game),
+                        None => book.decide_lending(bot, &mut game),
                     }
                     .map_err(|error| SimError::Rules { seed, error })?;
                     let Some(action) = decision else { continue };
