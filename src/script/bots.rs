@@ -171,8 +171,8 @@ pub(super) struct ViewData {
     pub(super) me: Seat,
     /// Whether the bot remembers each card (by index): only those faces are shown to it.
     pub(super) known: Vec<bool>,
-    /// A copy of the game, for the public structure (hands, piles, variables); faces are read
-    /// from it only through `known`.
+    /// The game (a copy, or the game itself lent for the decision), for the public structure
+    /// (hands, piles, variables); faces are read from it only through `known`.
     pub(super) game: Game,
     /// The actions the bot may try now (built one by one only for `view.candidates`), found
     /// when the script first asks (`view.can`, `view.candidates`).

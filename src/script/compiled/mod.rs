@@ -387,7 +387,11 @@ impl Program {
         args: Vec<Dynamic>,
         lent: usize,
     ) -> (R<Dynamic>, Dynamic) {
-        debug_assert!(self.lends(id, lent), "only a kept parameter is lent");
+        if lent >= args.len() || !self.lends(id, lent) {
+            // Not a parameter it keeps: a copy goes back instead.
+            let back = args.get(lent).cloned().unwrap_or(Dynamic::UNIT);
+            return (self.call_compiled(engine, limits, id, name, args), back);
+        }
         self.run(engine, limits, id, name, args, Some(lent))
     }
 
@@ -423,12 +427,13 @@ impl Program {
             running: None,
         };
         let result = match lent {
-            Some(i) if i < 64 => {
+            // `lends` is false past the 64th parameter.
+            Some(i) => {
                 let mut from = vec![None; i + 1];
                 from[i] = Some(0);
                 frame.call_compiled_lending(id, args_at, Position::NONE, &from, 1 << i)
             }
-            _ => frame.call_compiled(id, args_at, Position::NONE),
+            None => frame.call_compiled(id, args_at, Position::NONE),
         };
         // Rhai unwraps the error of the function it was asked to call.
         let result = result.map_err(|err| match *err {

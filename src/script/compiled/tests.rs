@@ -158,3 +158,57 @@ fn what_is_not_compiled_is_left_to_the_interpreter_with_its_callers() {
 fn switch_cases_are_found_by_rhai_s_own_hashes() {
     assert!(super::loops::switch_hash_works(&engine()));
 }
+
+/// An argument lent to a function that keeps it comes back as given, whatever the call gives;
+/// one it does not keep (or not a parameter at all) comes back as a copy of what was given.
+#[test]
+fn a_lent_argument_comes_back_as_given() {
+    let engine = engine();
+    let ast = engine
+        .compile(
+            "fn keeps(a, b) { if b.k > 1 { throw \"no\" } b.k } \
+             fn changes(a, b) { b.k = 5; b.k }",
+        )
+        .expect("compiles");
+    let program = Program::compile(&engine, crate::script::natives::RULES, None, &ast, &[]);
+    let map = || {
+        let mut m = rhai::Map::new();
+        m.insert("k".into(), Dynamic::from(1_i64));
+        Dynamic::from_map(m)
+    };
+    let call = |name: &str, map: Dynamic, lent: usize| {
+        let id = program.compiled(name, 2).expect("compiled");
+        let (result, back) = with_deadline(|| {
+            program.call_compiled_lending(
+                &engine,
+                &LIMITS,
+                id,
+                name,
+                vec![Dynamic::UNIT, map],
+                lent,
+            )
+        });
+        (shown(result), format!("{back:?}"))
+    };
+    let id = program.compiled("keeps", 2).expect("compiled");
+    assert!(program.lends(id, 1) && !program.lends(id, 64));
+    assert!(!program.lends(program.compiled("changes", 2).expect("compiled"), 1));
+    assert_eq!(
+        call("keeps", map(), 1),
+        ("ok 1".into(), "#{\"k\": 1}".into())
+    );
+    // An error on the way: the argument still comes back.
+    let mut two = map();
+    two.write_lock::<rhai::Map>()
+        .expect("a map")
+        .insert("k".into(), Dynamic::from(2_i64));
+    let (result, back) = call("keeps", two, 1);
+    assert!(result.starts_with("error"), "{result}");
+    assert_eq!(back, "#{\"k\": 2}");
+    // Not kept: the function changes its own copy.
+    assert_eq!(
+        call("changes", map(), 1),
+        ("ok 5".into(), "#{\"k\": 1}".into())
+    );
+    assert_eq!(call("keeps", map(), 7), ("ok 1".into(), "()".into()));
+}
