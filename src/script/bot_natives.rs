@@ -21,9 +21,10 @@ fn view_card(c: Option<CardIdx>) -> Dynamic {
 
 /// The face of a card the bot remembers, read by `read`; `()` for one it does not.
 fn remembered<T: Into<Dynamic>>(v: &BotView, c: Card, read: impl FnOnce(&BotView) -> T) -> Dynamic {
-    match v.0.known.get(c.0.0 as usize) {
-        Some(true) => read(v).into(),
-        _ => Dynamic::UNIT,
+    if v.0.remembers(c.0) {
+        read(v).into()
+    } else {
+        Dynamic::UNIT
     }
 }
 
@@ -77,9 +78,7 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
             .map_or_else(Array::new, |h| h.iter().map(|&c| view_card(c)).collect()))
     })
     .with_items(items::view_hand),
-    native!("known", |v: View, c: Card| {
-        Ok(v.0.known.get(c.0.0 as usize).copied().unwrap_or(false))
-    }),
+    native!("known", |v: View, c: Card| Ok(v.0.remembers(c.0))),
     native!("rank", |v: View, c: Card| {
         Ok(remembered(v, c, |v| {
             v.0.game.state.face(c.0).rank.short().to_string()

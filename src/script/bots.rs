@@ -120,7 +120,7 @@ impl BotView {
     pub(crate) fn sample() -> BotView {
         BotView(Arc::new(ViewData {
             me: Seat(0),
-            known: Vec::new(),
+            forgotten: Vec::new(),
             game: Game::default(),
             candidates: OnceLock::new(),
             rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
@@ -169,8 +169,9 @@ impl Drop for LentToView<'_> {
 
 pub(super) struct ViewData {
     pub(super) me: Seat,
-    /// Whether the bot remembers each card (by index): only those faces are shown to it.
-    pub(super) known: Vec<bool>,
+    /// The bot's forgotten cards (by index): it remembers a card its seat knows and it has not
+    /// forgotten, and only those faces are shown to it.
+    forgotten: Vec<bool>,
     /// The game (a copy, or the game itself lent for the decision), for the public structure
     /// (hands, piles, variables); faces are read from it only through `known`.
     pub(super) game: Game,
@@ -181,6 +182,15 @@ pub(super) struct ViewData {
 }
 
 impl ViewData {
+    /// Whether the bot remembers `card` (as `BotBook::remembers` says; `false` for no card of
+    /// the game).
+    pub(super) fn remembers(&self, card: CardIdx) -> bool {
+        let i = card.0 as usize;
+        i < self.game.state.cards.len()
+            && self.game.state.knows(self.me, card)
+            && !self.forgotten.get(i).copied().unwrap_or(true)
+    }
+
     /// The actions the bot may try now.
     pub(super) fn candidates(&self) -> &Candidates {
         self.candidates.get_or_init(|| {
@@ -439,14 +449,13 @@ impl BotBook {
 
     /// The decision of a bot that has observed `game`, on a view lent `game`.
     fn decide_observed(&self, bot: &mut Bot, game: &mut Game) -> Result<Option<Action>, RuleError> {
-        let known = (0..game.state.cards.len())
-            .map(|i| self.remembers(bot, game, CardIdx(i as u16)))
-            .collect();
+        // A copy of the flags, not the remembered set: most decisions ask about a few cards.
+        let forgotten = bot.forgotten.clone();
         let seat = bot.seat;
         let rng = Mutex::new(ChaCha8Rng::seed_from_u64(bot.rng.random()));
         let lent = LentToView::new(game, |game| ViewData {
             me: seat,
-            known,
+            forgotten,
             game,
             candidates: OnceLock::new(),
             rng,
@@ -779,7 +788,7 @@ mod tests {
         let held = {
             let lent = LentToView::new(&mut game, |game| ViewData {
                 me: Seat(0),
-                known: Vec::new(),
+                forgotten: Vec::new(),
                 game,
                 candidates: OnceLock::new(),
                 rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
@@ -792,5 +801,48 @@ mod tests {
             "a copy of the held view's game"
         );
         assert_eq!(format!("{:?}", held.game), before);
+    }
+
+    /// A view remembers exactly the cards its bot remembers: known to its seat, not forgotten.
+    #[test]
+    fn a_view_remembers_what_its_bot_remembers() {
+        use crate::kernel::playout::RandomAgent;
+        let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+        let variant = crate::script::Variant::load_named(&rules, "check").expect("loads");
+        let book = variant.bots.as_ref().expect("bots");
+        let names = ["ann", "bob", "cy"].map(String::from).to_vec();
+        let mut game = Game::new(variant.table().clone(), names, 4, &[]).expect("a game");
+        game.start(&variant).expect("starts");
+        let mut agent = RandomAgent::new(4);
+        let mut bots: Vec<Bot> = (0..3)
+            .map(|i| book.bot(Seat(i), "easy", &game, 4).expect("a level"))
+            .collect();
+        let (mut remembered, mut forgotten) = (0, 0);
+        for _ in 0..80 {
+            for bot in &mut bots {
+                book.observe(bot, &game);
+                let view = ViewData {
+                    me: bot.seat,
+                    forgotten: bot.forgotten.clone(),
+                    game: game.trial(),
+                    candidates: OnceLock::new(),
+                    rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
+                };
+                let cards = game.state.cards.len();
+                for i in 0..cards + 2 {
+                    let card = CardIdx(i as u16);
+                    let expected = i < cards && book.remembers(bot, &game, card);
+                    assert_eq!(view.remembers(card), expected, "card {i}");
+                    remembered += usize::from(expected);
+                    forgotten +=
+                        usize::from(i < cards && game.state.knows(bot.seat, card) && !expected);
+                }
+            }
+            if game.is_over() {
+                break;
+            }
+            agent.step(&mut game, &variant).expect("a step");
+        }
+        assert!(remembered > 0 && forgotten > 0, "{remembered} {forgotten}");
     }
 }
