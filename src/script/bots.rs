@@ -748,19 +748,35 @@ mod tests {
         }
     }
 
+    /// A bundled variant and a started 3-player game of it, with a random agent from `seed`.
+    fn three_player_game(
+        name: &str,
+        seed: u64,
+    ) -> (
+        crate::script::Variant,
+        Game,
+        crate::kernel::playout::RandomAgent,
+    ) {
+        let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+        let variant = crate::script::Variant::load_named(&rules, name).expect("loads");
+        let names = ["ann", "bob", "cy"].map(String::from).to_vec();
+        let mut game = Game::new(variant.table().clone(), names, seed, &[]).expect("a game");
+        game.start(&variant).expect("starts");
+        (
+            variant,
+            game,
+            crate::kernel::playout::RandomAgent::new(seed),
+        )
+    }
+
     /// A view lent the game decides as a view of a copy does, and the game is back as it was;
     /// a view something still holds leaves a copy in the game's place.
     #[test]
     fn a_view_lent_the_game_decides_as_one_of_a_copy() {
-        use crate::kernel::playout::RandomAgent;
         let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
         for name in ["check", "cambia"] {
-            let variant = crate::script::Variant::load_named(&rules, name).expect("loads");
+            let (variant, mut game, mut agent) = three_player_game(name, 9);
             let book = variant.bots.as_ref().expect("bots");
-            let names = ["ann", "bob", "cy"].map(String::from).to_vec();
-            let mut game = Game::new(variant.table().clone(), names, 9, &[]).expect("a game");
-            game.start(&variant).expect("starts");
-            let mut agent = RandomAgent::new(9);
             let mut bots: Vec<Bot> = (0..3)
                 .map(|i| book.bot(Seat(i), "expert", &game, 9).expect("a level"))
                 .collect();
@@ -806,14 +822,8 @@ mod tests {
     /// A view remembers exactly the cards its bot remembers: known to its seat, not forgotten.
     #[test]
     fn a_view_remembers_what_its_bot_remembers() {
-        use crate::kernel::playout::RandomAgent;
-        let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
-        let variant = crate::script::Variant::load_named(&rules, "check").expect("loads");
+        let (variant, mut game, mut agent) = three_player_game("check", 4);
         let book = variant.bots.as_ref().expect("bots");
-        let names = ["ann", "bob", "cy"].map(String::from).to_vec();
-        let mut game = Game::new(variant.table().clone(), names, 4, &[]).expect("a game");
-        game.start(&variant).expect("starts");
-        let mut agent = RandomAgent::new(4);
         let mut bots: Vec<Bot> = (0..3)
             .map(|i| book.bot(Seat(i), "easy", &game, 4).expect("a level"))
             .collect();
