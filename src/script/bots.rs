@@ -185,10 +185,7 @@ impl ViewData {
     /// Whether the bot remembers `card` (as `BotBook::remembers` says; `false` for no card of
     /// the game).
     pub(super) fn remembers(&self, card: CardIdx) -> bool {
-        let i = card.0 as usize;
-        i < self.game.state.cards.len()
-            && self.game.state.knows(self.me, card)
-            && !self.forgotten.get(i).copied().unwrap_or(true)
+        remembers(&self.game, self.me, &self.forgotten, card)
     }
 
     /// The actions the bot may try now.
@@ -199,6 +196,15 @@ impl ViewData {
             candidates
         })
     }
+}
+
+/// The one rule of a bot's memory: a card of the game its seat knows and it has not forgotten
+/// (`false` for no card of the game).
+fn remembers(game: &Game, seat: Seat, forgotten: &[bool], card: CardIdx) -> bool {
+    let i = card.0 as usize;
+    i < game.state.cards.len()
+        && game.state.knows(seat, card)
+        && !forgotten.get(i).copied().unwrap_or(true)
 }
 
 fn file_error(path: &Path, src: &str, message: String) -> VariantError {
@@ -392,7 +398,7 @@ impl BotBook {
 
     /// Whether the bot remembers this card now.
     pub fn remembers(&self, bot: &Bot, game: &Game, card: CardIdx) -> bool {
-        game.state.knows(bot.seat, card) && !bot.forgotten[card.0 as usize]
+        remembers(game, bot.seat, &bot.forgotten, card)
     }
 
     /// A bot naming an action the variant does not have: a bug in the bot script, shown where the
