@@ -14,7 +14,7 @@ use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, ImmutableString, Map, Sco
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// The difficulty levels every `bots.yaml` defines.
 pub const LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
@@ -99,6 +99,9 @@ pub struct Bot {
 thread_local! {
     /// The last decision's candidates on this thread, refilled in place for the next.
     static SPARE_CANDIDATES: std::cell::RefCell<Candidates> = std::cell::RefCell::default();
+    /// The last decision's view on this thread, used again by the next: its game is an empty
+    /// one the lent game trades places with, so lending moves no game and allocates nothing.
+    static SPARE_VIEW: std::cell::RefCell<Option<Arc<ViewData>>> = const { std::cell::RefCell::new(None) };
 }
 
 impl Bot {
@@ -129,16 +132,34 @@ impl BotView {
 }
 
 /// A game lent to a bot's view for one decision: back in its place when the decision ends, on
-/// every exit path (a panic included), its candidates kept for the thread's next decision.
+/// every exit path (a panic included), its candidates and the view kept for the thread's next
+/// decision.
 struct LentToView<'a> {
     place: &'a mut Game,
     data: Option<Arc<ViewData>>,
 }
 
 impl<'a> LentToView<'a> {
-    /// Move the game out of `place` into the view `make` builds (`place` holds an empty game).
-    fn new(place: &'a mut Game, make: impl FnOnce(Game) -> ViewData) -> LentToView<'a> {
-        let data = Arc::new(make(std::mem::take(place)));
+    /// The view of `seat`, with its bot's `forgotten` flags and `rng`, lent the game in `place`
+    /// (which holds an empty game until the view gives it back).
+    fn new(place: &'a mut Game, seat: Seat, forgotten: &[bool], rng: ChaCha8Rng) -> LentToView<'a> {
+        let spare = SPARE_VIEW.with_borrow_mut(Option::take);
+        let mut data = spare.unwrap_or_else(|| {
+            Arc::new(ViewData {
+                me: seat,
+                forgotten: Vec::new(),
+                game: Game::default(),
+                candidates: OnceLock::new(),
+                rng: Mutex::new(rng.clone()),
+            })
+        });
+        let view = Arc::get_mut(&mut data).expect("a spare view is held by nothing else");
+        view.me = seat;
+        view.forgotten.clear();
+        view.forgotten.extend_from_slice(forgotten);
+        view.candidates = OnceLock::new();
+        *view.rng.get_mut().unwrap_or_else(PoisonError::into_inner) = rng;
+        std::mem::swap(&mut view.game, place);
         LentToView {
             place,
             data: Some(data),
@@ -152,17 +173,20 @@ impl<'a> LentToView<'a> {
 
 impl Drop for LentToView<'_> {
     fn drop(&mut self) {
-        let Some(data) = self.data.take() else { return };
-        match Arc::try_unwrap(data) {
-            Ok(data) => {
-                *self.place = data.game;
-                if let Some(candidates) = data.candidates.into_inner() {
+        let Some(mut data) = self.data.take() else {
+            return;
+        };
+        match Arc::get_mut(&mut data) {
+            Some(view) => {
+                std::mem::swap(&mut view.game, self.place);
+                if let Some(candidates) = view.candidates.take() {
                     SPARE_CANDIDATES.with_borrow_mut(|spare| *spare = candidates);
                 }
+                SPARE_VIEW.with_borrow_mut(|spare| *spare = Some(data));
             }
             // A value still holds the view (none should once the call is over): the game
             // stays with it, and its place gets a copy.
-            Err(shared) => *self.place = shared.game.clone(),
+            None => *self.place = data.game.clone(),
         }
     }
 }
@@ -455,17 +479,10 @@ impl BotBook {
 
     /// The decision of a bot that has observed `game`, on a view lent `game`.
     fn decide_observed(&self, bot: &mut Bot, game: &mut Game) -> Result<Option<Action>, RuleError> {
-        // A copy of the flags, not the remembered set: most decisions ask about a few cards.
-        let forgotten = bot.forgotten.clone();
-        let seat = bot.seat;
-        let rng = Mutex::new(ChaCha8Rng::seed_from_u64(bot.rng.random()));
-        let lent = LentToView::new(game, |game| ViewData {
-            me: seat,
-            forgotten,
-            game,
-            candidates: OnceLock::new(),
-            rng,
-        });
+        // The view gets a copy of the flags, not the remembered set: most decisions ask about
+        // a few cards.
+        let rng = ChaCha8Rng::seed_from_u64(bot.rng.random());
+        let lent = LentToView::new(game, bot.seat, &bot.forgotten, rng);
         let view = BotView(lent.data().clone());
         let level = &self.levels[&bot.level];
         let mut scope = Scope::new();
@@ -790,9 +807,12 @@ mod tests {
                 for bot in &mut bots {
                     let mut twin = bot.clone();
                     let before = format!("{game:?}");
-                    let copied = book.decide(&mut twin, &game);
+                    // On the view of the last decision (another seat's), used again...
                     let lent = book.decide_lending(bot, &mut game);
                     assert_eq!(format!("{game:?}"), before, "{name}: the game is back");
+                    // ...and on a new one.
+                    SPARE_VIEW.with_borrow_mut(|spare| *spare = None);
+                    let copied = book.decide(&mut twin, &game);
                     assert_eq!(copied, lent, "{name}");
                     assert_eq!(twin, *bot, "{name}");
                 }
@@ -808,13 +828,7 @@ mod tests {
         game.start(&variant).expect("starts");
         let before = format!("{game:?}");
         let held = {
-            let lent = LentToView::new(&mut game, |game| ViewData {
-                me: Seat(0),
-                forgotten: Vec::new(),
-                game,
-                candidates: OnceLock::new(),
-                rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
-            });
+            let lent = LentToView::new(&mut game, Seat(0), &[], ChaCha8Rng::seed_from_u64(0));
             lent.data().clone()
         };
         assert_eq!(
@@ -823,6 +837,10 @@ mod tests {
             "a copy of the held view's game"
         );
         assert_eq!(format!("{:?}", held.game), before);
+        assert!(
+            SPARE_VIEW.with_borrow(Option::is_none),
+            "a view still held is not used again"
+        );
     }
 
     /// A view remembers exactly the cards its bot remembers: known to its seat, not forgotten.
