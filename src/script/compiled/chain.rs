@@ -368,7 +368,8 @@ fn link(c: &mut Compiler<'_>, kind: Kind, op_pos: Position, e: &Expr) -> Result<
 /// not lent evaluated in order, then `x` and the lent ones taken out of their slots for the call.
 /// A lent value that the entry consumes (or that Rhai's own call may) is copied for the call and
 /// put back at once; the rest go back after it, whatever it returns. Gives the receiver (for
-/// the caller to put back) and the result.
+/// the caller to put back), the result, and whether a kernel entry was called (which never
+/// changes its receiver: it needs no size check).
 ///
 /// A literal name (`literal`) is not made into a string: when the entry admits the other
 /// arguments, it gets the name resolved; otherwise the string is passed as written, for Rhai's
@@ -406,11 +407,11 @@ macro_rules! lend {
                     None => super::discard($v),
                 }
             )*
-            result.map_err(|e| super::fill_position(e, $pos))
+            (result.map_err(|e| super::fill_position(e, $pos)), true)
         } else {
             lend_general!($f, $site, $lent, $literal, $pos, target, [$($v: $i),*])
         };
-        (target, result)
+        (target, result.0, result.1)
     }};
 }
 
@@ -456,6 +457,7 @@ macro_rules! lend_general {
                 .map_err(|e| super::fill_position(e, $pos)),
             (None, None) => $site.call($f, &mut [&mut $target, $(&mut $v),*], $pos),
         };
+        let entry = direct.is_some() || native.is_some();
         $(
             if out & (1 << $i) != 0
                 && let Some(s) = $lent[$i]
@@ -463,7 +465,7 @@ macro_rules! lend_general {
                 super::put_back($f.slot(s), $v);
             }
         )*
-        result
+        (result, entry)
     }};
 }
 
@@ -510,16 +512,20 @@ impl Chain {
                     let pos = *pos;
                     let literal = literal.as_ref();
                     let at = f.base + slot;
-                    let (target, result) = match args.len() {
+                    let (target, result, entry) = match args.len() {
                         0 => {
                             let mut target = std::mem::take(&mut f.stack[at]);
                             let result = site.call(f, &mut [&mut target], pos);
-                            (target, result)
+                            (target, result, false)
                         }
                         1 => lend!(f, at, site, args, lent, literal, pos, [a: 0]),
                         2 => lend!(f, at, site, args, lent, literal, pos, [a: 0, b: 1]),
                         _ => lend!(f, at, site, args, lent, literal, pos, [a: 0, b: 1, c: 2]),
                     };
+                    if entry {
+                        super::put_back(&mut f.stack[at], target);
+                        return result;
+                    }
                     return put_receiver_back(f, at, target, result, pos);
                 }
                 Link::Property {
