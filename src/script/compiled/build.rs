@@ -518,12 +518,22 @@ impl<'a> Compiler<'a> {
     pub(super) fn expr(&mut self, e: &Expr) -> Result<Eval, Unsupported> {
         Ok(match e {
             Expr::DynamicConstant(v, _) => constant((**v).clone()),
-            Expr::BoolConstant(b, _) => constant(Dynamic::from(*b)),
-            Expr::IntegerConstant(n, _) => constant(Dynamic::from(*n)),
-            Expr::FloatConstant(x, _) => constant(Dynamic::from(**x)),
+            // Made anew rather than cloned: a clone asks the value its type first.
+            Expr::BoolConstant(b, _) => {
+                let b = *b;
+                Box::new(move |_| Ok(Dynamic::from_bool(b)))
+            }
+            Expr::IntegerConstant(n, _) => {
+                let n = *n;
+                Box::new(move |_| Ok(Dynamic::from_int(n)))
+            }
+            Expr::FloatConstant(x, _) => {
+                let x = **x;
+                Box::new(move |_| Ok(Dynamic::from_float(x)))
+            }
             Expr::CharConstant(c, _) => constant(Dynamic::from(*c)),
             Expr::StringConstant(s, _) => constant(Dynamic::from(s.clone())),
-            Expr::Unit(_) => constant(Dynamic::UNIT),
+            Expr::Unit(_) => Box::new(|_| Ok(Dynamic::UNIT)),
             Expr::Variable(v, _, pos) => {
                 let slot = self.local(v, *pos)?;
                 Box::new(move |f| Ok(f.slot(slot).clone()))
