@@ -164,6 +164,7 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
             "`broadcast` is called as game.broadcast",
         ),
         ("event_strings_too_long", "past the size limits"),
+        ("event_local_strings_too_long", "past the size limits"),
         ("event_with_a_function", "a Fn cannot go in an event"),
         (
             "event_unknown_card_face",
@@ -183,6 +184,9 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
         "event_in_key_order",
         "event_player_changed_by_a_field",
         "native_called_as_a_function",
+        "event_fields_from_locals",
+        "event_local_changed_by_a_later_field",
+        "event_local_shared",
     ] {
         assert_eq!(result(name).0, "Ok(())", "{name}");
     }
@@ -201,6 +205,26 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
     // The values were evaluated in the order written.
     assert!(
         saved.contains(r#"["order",{"List":[{"Str":"z"},{"Str":"a"}]}]"#),
+        "{saved}"
+    );
+    // Fields read from local variables where they are: the values as written, and a local
+    // that a later field changes keeps the value it had when its field was reached.
+    let (_, saved) = result("event_fields_from_locals");
+    assert!(
+        saved.contains(r#"["n",{"Int":3}],["none","Null"],["s",{"Str":"word"}]"#)
+            && saved.contains(r#"["user",{"Player":0}]"#)
+            && saved.contains(r#"["other",{"Player":0}],["user",{"Player":1}]"#),
+        "{saved}"
+    );
+    let (_, saved) = result("event_local_changed_by_a_later_field");
+    assert!(
+        saved.contains(r#"[["a",{"Int":1}],["b",{"Int":2}],["c",{"List":[{"Int":1},{"Int":2}]}],["d",{"Int":2}]]"#)
+            && saved.contains(r#"[["list",{"List":[{"Int":1}]}],["x",{"Int":2}]]"#),
+        "{saved}"
+    );
+    let (_, saved) = result("event_local_shared");
+    assert!(
+        saved.contains(r#"[["x",{"Int":1}],["y",{"Int":2}]]"#),
         "{saved}"
     );
     // Kernel values compared in place, as Rhai compares them; phase names as the table has them.

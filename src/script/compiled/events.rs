@@ -19,6 +19,9 @@ pub(crate) struct MapLiteral {
     by_key: Vec<usize>,
     /// Rhai's map of the keys, which the values are put into.
     template: rhai::Map,
+    /// For each entry that is a local variable no other entry mentions, its slot: an event
+    /// reads it there instead of a copy (no other entry can change it).
+    locals: Vec<Option<usize>>,
     pos: Position,
 }
 
@@ -29,6 +32,8 @@ impl MapLiteral {
         pos: Position,
     ) -> Result<MapLiteral, String> {
         let (entries, template) = x;
+        let values: Vec<Expr> = entries.iter().map(|(_, v)| v.clone()).collect();
+        let locals = c.lendable(&values);
         let entries = entries
             .iter()
             .map(|(key, v)| Ok((key.name.clone(), c.expr(v)?)))
@@ -39,6 +44,7 @@ impl MapLiteral {
             entries,
             by_key,
             template: template.clone(),
+            locals,
             pos,
         })
     }
@@ -52,6 +58,35 @@ impl MapLiteral {
     /// Its values, evaluated in the order written.
     fn values(&self, f: &mut Frame<'_>) -> R<StaticVec<Dynamic>> {
         self.entries.iter().map(|(_, v)| v(f)).collect()
+    }
+
+    /// Its values, evaluated in the order written, but `()` for those read in place (`locals`):
+    /// `value` gives each.
+    fn values_but_locals(&self, f: &mut Frame<'_>) -> R<StaticVec<Dynamic>> {
+        (self.entries.iter().zip(&self.locals))
+            .map(|((_, v), local)| match local {
+                Some(_) => Ok(Dynamic::UNIT),
+                None => v(f),
+            })
+            .collect()
+    }
+
+    /// Entry `i`'s value, of `values` from `values_but_locals`.
+    fn value<'v>(&self, f: &'v Frame<'_>, values: &'v [Dynamic], i: usize) -> &'v Dynamic {
+        match self.locals[i] {
+            Some(slot) => f.slot_ref(slot),
+            None => &values[i],
+        }
+    }
+
+    /// `values` from `values_but_locals` with the locals' values copied in: as `values` gives.
+    fn with_locals(&self, f: &Frame<'_>, mut values: StaticVec<Dynamic>) -> StaticVec<Dynamic> {
+        for (i, local) in self.locals.iter().enumerate() {
+            if let Some(slot) = local {
+                values[i] = f.slot_ref(*slot).clone();
+            }
+        }
+        values
     }
 
     /// The map of `values` (as `values` gives them), its size checked.
@@ -68,7 +103,7 @@ impl MapLiteral {
     /// `None` otherwise (then the map is made and checked).
     fn check_flat(&self, f: &Frame<'_>, values: &[Dynamic]) -> Option<R<()>> {
         let mut string_len = 0usize;
-        for v in values {
+        for v in (0..values.len()).map(|i| self.value(f, values, i)) {
             if v.is_array() || v.is_blob() || v.is_map() || v.is_shared() {
                 return None;
             }
@@ -142,7 +177,7 @@ impl EventCall {
             (true, None) => Some(args[0](f)?),
             _ => None,
         };
-        let values = self.fields.values(f)?;
+        let values = self.fields.values_but_locals(f)?;
         let flat = self.fields.check_flat(f, &values);
         if let Some(Err(e)) = flat {
             return Err(e);
@@ -159,11 +194,10 @@ impl EventCall {
         let direct = flat.is_some() && (!self.tell || player.is_some());
         if direct && let Some(g) = f.stack[at].read_lock::<GameHandle>() {
             let name = self.name.name();
-            let fields = self
-                .fields
-                .by_key
-                .iter()
-                .map(|&i| (self.fields.entries[i].0.as_str(), &values[i]));
+            let fields = self.fields.by_key.iter().map(|&i| {
+                let value = self.fields.value(f, &values, i);
+                (self.fields.entries[i].0.as_str(), value)
+            });
             let result = match player {
                 Some(p) => api::tell(&g, p, name, fields),
                 None => api::broadcast(&g, name, fields),
@@ -173,6 +207,7 @@ impl EventCall {
                 .map_err(|e| super::fill_position(e, pos));
         }
         // Not the entry's types: the call as written, for Rhai's dispatch.
+        let values = self.fields.with_locals(f, values);
         let mut map = self.fields.with_values(f, values)?;
         let mut name = Dynamic::from(self.name.text().clone());
         let mut target = std::mem::take(&mut f.stack[at]);
