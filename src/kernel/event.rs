@@ -42,7 +42,23 @@ pub struct CardRef {
     /// Players who knew the card's face when the event was emitted.
     pub shown_to: u32,
     /// Extra fields, such as `idx` and `user` for a card in a hand.
-    pub extra: Vec<(String, Payload)>,
+    pub extra: Vec<(Key, Payload)>,
+}
+
+/// A payload field's name: shared, since most are written once in a script or here and sent in
+/// many events.
+pub type Key = Arc<str>;
+
+/// The key of a hand position's slot number (`idx`).
+pub fn idx_key() -> Key {
+    static KEY: std::sync::LazyLock<Key> = std::sync::LazyLock::new(|| "idx".into());
+    KEY.clone()
+}
+
+/// The key of a hand position's player (`user`).
+pub fn user_key() -> Key {
+    static KEY: std::sync::LazyLock<Key> = std::sync::LazyLock::new(|| "user".into());
+    KEY.clone()
 }
 
 /// An event payload: a JSON-like tree whose cards and players are references.
@@ -61,7 +77,7 @@ pub enum Payload {
     /// A list: a JSON array.
     List(Vec<Payload>),
     /// Named fields: a JSON object.
-    Map(Vec<(String, Payload)>),
+    Map(Vec<(Key, Payload)>),
     /// A player, rendered as `{"id": "<name>"}`.
     Player(Seat),
     /// A card, rendered as its public id, plus its face for recipients who knew it when the event
@@ -126,7 +142,7 @@ impl Payload {
             Payload::Map(fields) => Json::Object(
                 fields
                     .iter()
-                    .map(|(k, v)| (k.clone(), v.render(state, table, seat)))
+                    .map(|(k, v)| (k.to_string(), v.render(state, table, seat)))
                     .collect(),
             ),
             Payload::Player(s) => player_json(state, *s),
@@ -165,9 +181,13 @@ impl Payload {
         let mut node = self;
         for key in path.split('.') {
             node = match node {
-                Payload::Map(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)?,
+                Payload::Map(fields) => fields.iter().find(|(k, _)| &**k == key).map(|(_, v)| v)?,
                 Payload::List(items) => items.get(key.parse::<usize>().ok()?)?,
-                Payload::Card(card) => card.extra.iter().find(|(k, _)| k == key).map(|(_, v)| v)?,
+                Payload::Card(card) => card
+                    .extra
+                    .iter()
+                    .find(|(k, _)| &**k == key)
+                    .map(|(_, v)| v)?,
                 _ => return None,
             };
         }
@@ -180,7 +200,7 @@ impl CardRef {
         let shown = self.shown_to & seat.bit() != 0;
         let mut out = card_json(state, table, self.card, self.public_id, shown);
         for (k, v) in &self.extra {
-            out.insert(k.clone(), v.render(state, table, seat));
+            out.insert(k.to_string(), v.render(state, table, seat));
         }
         Json::Object(out)
     }

@@ -367,13 +367,17 @@ impl Game {
                     Payload::Str(s) => s.capacity(),
                     Payload::List(items) => items.iter().map(payload).sum(),
                     Payload::Map(fields) => {
-                        fields.iter().map(|(k, v)| k.capacity() + payload(v)).sum()
+                        // A key is shared: its pointer, not its text.
+                        fields
+                            .iter()
+                            .map(|(_, v)| std::mem::size_of::<super::event::Key>() + payload(v))
+                            .sum()
                     }
                     Payload::Card(c) => {
                         std::mem::size_of::<CardRef>()
                             + c.extra
                                 .iter()
-                                .map(|(k, v)| k.capacity() + payload(v))
+                                .map(|(_, v)| std::mem::size_of::<super::event::Key>() + payload(v))
                                 .sum::<usize>()
                     }
                     _ => 0,
@@ -627,8 +631,8 @@ impl Game {
     pub fn card_ref(&self, card: CardIdx, located: bool) -> Payload {
         let mut extra = Vec::new();
         if located && let Loc::Hand { seat, slot } = self.state.cards[card.0 as usize].loc {
-            extra.push(("idx".to_string(), Payload::Int(slot as i64)));
-            extra.push(("user".to_string(), Payload::Player(seat)));
+            extra.push((super::event::idx_key(), Payload::Int(slot as i64)));
+            extra.push((super::event::user_key(), Payload::Player(seat)));
         }
         Payload::Card(Box::new(CardRef {
             card,

@@ -17,7 +17,7 @@ pub mod view;
 
 pub use candidates::Candidates;
 pub use card::{CardIdx, Face, Rank, Suit};
-pub use event::{Audience, CardRef, EventRecord, Payload};
+pub use event::{Audience, CardRef, EventRecord, Key, Payload, idx_key, user_key};
 pub use game::{Action, Arg, Game, NewGameError, RuleError, Rules, SavedGame, SourcePos};
 pub use state::{GameState, Loc, Outcome, StateError, Timer};
 pub use table::{

@@ -2,7 +2,7 @@
 //! types, registered on the sandboxed engine. Documented for designers in `rules/README.md`.
 
 use super::names::{Name, NameKind};
-use crate::kernel::{Arg, Audience, CardIdx, Game, Loc, Payload, PhaseId, Seat, Table, Value};
+use crate::kernel::{Arg, Audience, CardIdx, Game, Key, Loc, Payload, PhaseId, Seat, Table, Value};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -244,15 +244,17 @@ fn payload(
             KernelValue::Located(Located(card, at)) => {
                 let mut p = game.card_ref(self::card(game, Card(card))?, false);
                 if let (Payload::Card(c), Some((seat, slot))) = (&mut p, at) {
-                    c.extra.push(("idx".into(), Payload::Int(slot as i64)));
-                    c.extra.push(("user".into(), Payload::Player(seat)));
+                    c.extra
+                        .push((crate::kernel::idx_key(), Payload::Int(slot as i64)));
+                    c.extra
+                        .push((crate::kernel::user_key(), Payload::Player(seat)));
                 }
                 p
             }
             KernelValue::Player(p) => Payload::Player(p.0),
             KernelValue::Slot(s) => Payload::Map(vec![
-                ("user".into(), Payload::Player(s.seat)),
-                ("idx".into(), Payload::Int(s.slot as i64)),
+                (crate::kernel::user_key(), Payload::Player(s.seat)),
+                (crate::kernel::idx_key(), Payload::Int(s.slot as i64)),
             ]),
         }
     } else if let Some(a) = d.read_lock::<Array>() {
@@ -265,7 +267,7 @@ fn payload(
     } else if let Some(m) = d.read_lock::<Map>() {
         Payload::Map(
             m.iter()
-                .map(|(k, v)| Ok((String::from(k.as_str()), nested(v, k)?)))
+                .map(|(k, v)| Ok((Key::from(k.as_str()), nested(v, k)?)))
                 .collect::<R<_>>()?,
         )
     } else {
@@ -475,12 +477,37 @@ pub(super) fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
     ))
 }
 
+/// An event field's name as its caller holds it: text, made a key when the event is sent, or a
+/// key made once (a compiled map literal's).
+pub(super) trait FieldName {
+    fn text(&self) -> &str;
+    fn key(&self) -> Key;
+}
+
+impl FieldName for &str {
+    fn text(&self) -> &str {
+        self
+    }
+    fn key(&self) -> Key {
+        Key::from(*self)
+    }
+}
+
+impl FieldName for &Key {
+    fn text(&self) -> &str {
+        self
+    }
+    fn key(&self) -> Key {
+        Key::clone(self)
+    }
+}
+
 /// `game.broadcast(name, fields)`: an event for every player. `fields` in key order, as a map
 /// holds them.
 pub(super) fn broadcast<'v>(
     g: &GameHandle,
     name: Name<'_>,
-    fields: impl Iterator<Item = (&'v str, &'v Dynamic)>,
+    fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)>,
 ) -> R<()> {
     emit(g, name, Audience::Everyone, fields)
 }
@@ -490,7 +517,7 @@ pub(super) fn tell<'v>(
     g: &GameHandle,
     p: Player,
     name: Name<'_>,
-    fields: impl Iterator<Item = (&'v str, &'v Dynamic)>,
+    fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)>,
 ) -> R<()> {
     let s = seat(&g.lock(), p)?;
     emit(g, name, Audience::Player(s), fields)
@@ -500,7 +527,7 @@ fn emit<'v>(
     g: &GameHandle,
     name: Name<'_>,
     to: Audience,
-    fields: impl Iterator<Item = (&'v str, &'v Dynamic)>,
+    fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)>,
 ) -> R<()> {
     let mut game = g.lock();
     let Some(event) = name.id(&game.table).map(|i| game.table.events[i].clone()) else {
@@ -517,9 +544,8 @@ fn emit<'v>(
         fields
             .map(|(k, v)| {
                 Ok((
-                    // Not `to_string`: no formatting machinery for a copy.
-                    String::from(k),
-                    payload(&game, v, audience, &|| k.to_string(), 1)?,
+                    k.key(),
+                    payload(&game, v, audience, &|| k.text().to_string(), 1)?,
                 ))
             })
             .collect::<R<_>>()?,

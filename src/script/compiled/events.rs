@@ -15,6 +15,8 @@ use std::sync::Arc;
 pub(crate) struct MapLiteral {
     /// The keys and values in the order written, which is the order the values are evaluated in.
     entries: Vec<(ImmutableString, Eval)>,
+    /// The keys as an event's fields hold them, made once.
+    keys: Vec<crate::kernel::Key>,
     /// `entries` by key, the order a map keeps.
     by_key: Vec<usize>,
     /// Rhai's map of the keys, which the values are put into.
@@ -38,10 +40,12 @@ impl MapLiteral {
             .iter()
             .map(|(key, v)| Ok((key.name.clone(), c.expr(v)?)))
             .collect::<Result<Vec<_>, String>>()?;
+        let keys = entries.iter().map(|(k, _)| k.as_str().into()).collect();
         let mut by_key: Vec<usize> = (0..entries.len()).collect();
         by_key.sort_by(|&a, &b| entries[a].0.as_str().cmp(entries[b].0.as_str()));
         Ok(MapLiteral {
             entries,
+            keys,
             by_key,
             template: template.clone(),
             locals,
@@ -196,7 +200,7 @@ impl EventCall {
             let name = self.name.name();
             let fields = self.fields.by_key.iter().map(|&i| {
                 let value = self.fields.value(f, &values, i);
-                (self.fields.entries[i].0.as_str(), value)
+                (&self.fields.keys[i], value)
             });
             let result = match player {
                 Some(p) => api::tell(&g, p, name, fields),
