@@ -76,7 +76,7 @@ fn bounded_value(d: &Dynamic, depth: usize, nodes: &mut usize) -> R<Value> {
     } else if let Some(f) = float_of(d) {
         Value::Float(f)
     } else if d.is_string() {
-        Value::Str(d.clone().into_string().unwrap_or_default())
+        Value::Str(string_of(d))
     } else if let Some(c) = d.read_lock::<Card>() {
         Value::Card(c.0)
     } else if let Some(p) = d.read_lock::<Player>() {
@@ -116,6 +116,14 @@ pub(crate) fn float_of(d: &Dynamic) -> Option<rhai::FLOAT> {
     } else {
         None
     }
+}
+
+/// A script string's text, read in place (a copy of the value would count a reference up and
+/// down just to read it).
+fn string_of(d: &Dynamic) -> String {
+    d.as_immutable_string_ref()
+        .map(|s| String::from(s.as_str()))
+        .unwrap_or_default()
 }
 
 /// The script value of a kernel value.
@@ -237,7 +245,7 @@ fn payload(
     } else if let Some(f) = float_of(d) {
         Payload::Float(f)
     } else if d.is_string() {
-        Payload::Str(d.clone().into_string().unwrap_or_default())
+        Payload::Str(string_of(d))
     } else if let Some(kernel) = kernel_value(d) {
         match kernel {
             KernelValue::Card(c) => game.card_ref(card(game, c)?, false),
@@ -554,7 +562,7 @@ fn emit<'v>(
         .or_else(|e| err(format!("`{name}`: {e}")))
 }
 
-pub(super) fn set_timer(g: &GameHandle, name: &str, seconds: Dynamic, p: Option<Player>) -> R<()> {
+pub(super) fn set_timer(g: &GameHandle, name: &str, seconds: &Dynamic, p: Option<Player>) -> R<()> {
     let mut game = g.lock();
     if !game.table.timers.iter().any(|t| t == name) {
         return err(format!(
@@ -565,7 +573,7 @@ pub(super) fn set_timer(g: &GameHandle, name: &str, seconds: Dynamic, p: Option<
     use crate::kernel::limits::MAX_TIMER_MILLIS;
     let max_seconds = MAX_TIMER_MILLIS / 1000;
     // Whole milliseconds from 1 ms to a day: checked as a float before any conversion.
-    let millis = match to_value(&seconds)?.as_f64().map(|s| (s * 1000.0).round()) {
+    let millis = match to_value(seconds)?.as_f64().map(|s| (s * 1000.0).round()) {
         Some(ms) if (1.0..=MAX_TIMER_MILLIS as f64).contains(&ms) => ms as u64,
         _ => {
             return err(format!(

@@ -60,10 +60,11 @@ impl Ty {
     }
 
     /// Whether an entry consumes an argument passed for the parameter (other than the first):
-    /// strings, containers and `Any` values are moved out; the rest are copied out of it.
+    /// strings and containers are moved out; the rest are copied out of it, and an `Any` value
+    /// is read in place (`take!`).
     #[inline]
     pub(crate) const fn consumes(self) -> bool {
-        matches!(self, Ty::Str | Ty::Array | Ty::Map | Ty::Any)
+        matches!(self, Ty::Str | Ty::Array | Ty::Map)
     }
 
     /// Whether a value can be passed for the parameter: the check Rhai's dispatch makes (the
@@ -236,7 +237,18 @@ pub(crate) fn wrong_args(name: &str) -> Box<EvalAltResult> {
     ))
 }
 
-/// A parameter other than the first, consumed from its argument.
+/// An `Any` argument as an entry reads it: in place, or a flattened copy of a shared value.
+#[inline]
+pub(crate) fn any_arg(d: &Dynamic) -> std::borrow::Cow<'_, Dynamic> {
+    if d.is_shared() {
+        std::borrow::Cow::Owned(d.flatten_clone())
+    } else {
+        std::borrow::Cow::Borrowed(d)
+    }
+}
+
+/// A parameter other than the first, taken from its argument: consumed (`Ty::consumes`), copied
+/// out of it, or read in place.
 macro_rules! take {
     (Card, $d:expr) => {
         $d.read_lock::<Card>().map(|v| *v)
@@ -269,9 +281,10 @@ macro_rules! take {
     (Map, $d:expr) => {
         $d.take().try_cast::<Map>()
     };
-    // As `register_fn` passes a `Dynamic` parameter: a shared value is flattened.
+    // Read in place, never consumed (no entry keeps it): a caller may lend its variable. A
+    // shared value is read flattened, as `register_fn` passes a `Dynamic` parameter.
     (Any, $d:expr) => {
-        Some($d.take().flatten())
+        Some($crate::script::natives::any_arg($d))
     };
 }
 
@@ -298,7 +311,8 @@ macro_rules! borrow {
     };
 }
 
-/// How the body sees a parameter: the game and strings by reference, the rest as values.
+/// How the body sees a parameter: the game and strings by reference, the rest as values (an
+/// `Any` value as `any_arg` gives it).
 macro_rules! view {
     (Game, $x:ident) => {
         &*$x
@@ -740,10 +754,10 @@ pub(crate) static NATIVES: &[Native] = &[
     }),
     // Time, chance and the end.
     native!("set_timer", |g: Game, name: Str, secs: Any| {
-        set_timer(g, name, secs, None)
+        set_timer(g, name, &secs, None)
     }),
     native!("set_timer", |g: Game, name: Str, secs: Any, p: Player| {
-        set_timer(g, name, secs, Some(p))
+        set_timer(g, name, &secs, Some(p))
     }),
     native!("cancel_timer", |g: Game, name: Str| {
         g.lock().state.cancel_timer(name);
