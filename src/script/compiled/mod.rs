@@ -284,10 +284,10 @@ pub(crate) fn discard(value: Dynamic) {
 /// and a `Drain` costs more to make and drop than they do).
 #[inline]
 fn discard_above(stack: &mut Vec<Dynamic>, len: usize) {
-    while stack.len() > len {
-        if let Some(value) = stack.pop() {
-            discard(value);
-        }
+    while stack.len() > len
+        && let Some(value) = stack.pop()
+    {
+        discard(value);
     }
 }
 
