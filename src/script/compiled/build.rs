@@ -789,8 +789,24 @@ impl<'a> Compiler<'a> {
                 if let Some(v) = ops::fast_binary(&site, x.get(f), y.get(f)) {
                     return Ok(v);
                 }
-                let (mut a, mut b) = (x.get(f).clone(), y.get(f).clone());
-                site.call(f, &mut [&mut a, &mut b], pos)
+                let a = x.get(f).clone();
+                binary_read_right(f, &site, a, &y, pos)
+            }));
+        }
+        if call.op_token.is_some()
+            && let [_, y] = &call.args[..]
+            && let Some(y) = self.pure_read(y)
+        {
+            let [a, _] = <[Eval; 2]>::try_from(args).ok().expect("two operands");
+            // The right operand read without side effects (`game.current != p`): Rhai evaluates
+            // the left one first, then reads the right one, which is looked at in place.
+            return Ok(Box::new(move |f| {
+                let a = a(f)?;
+                if let Some(v) = ops::fast_binary(&site, &a, y.get(f)) {
+                    super::discard(a);
+                    return Ok(v);
+                }
+                binary_read_right(f, &site, a, &y, pos)
             }));
         }
         Ok(match <[Eval; 2]>::try_from(args) {
@@ -835,6 +851,30 @@ impl PureRead {
             PureRead::Constant(v) => v,
         }
     }
+}
+
+/// `a op y` where `fast_binary` did not decide it and `y` is read without side effects: a local
+/// is lent to an entry that takes two kernel values of one type (it reads both in place and
+/// keeps neither); anything else gets a copy of `y`, as Rhai's call may consume its arguments.
+fn binary_read_right(
+    f: &mut Frame<'_>,
+    site: &Site,
+    mut a: Dynamic,
+    y: &PureRead,
+    pos: Position,
+) -> R<Dynamic> {
+    if let PureRead::Local(slot) = *y {
+        let at = f.base + slot;
+        let mut b = std::mem::take(&mut f.stack[at]);
+        let tried = ops::same_typed(site, &mut a, &mut b, pos);
+        super::put_back(&mut f.stack[at], b);
+        if let Some(result) = tried {
+            super::discard(a);
+            return result;
+        }
+    }
+    let b = y.get(f).clone();
+    ops::binary(f, site, a, b, pos)
 }
 
 /// Rhai's type error: expected `want`, found a value of type `typ`.

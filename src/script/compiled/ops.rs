@@ -250,19 +250,36 @@ pub(crate) fn binary(
         super::discard(b);
         return Ok(v);
     }
-    // Two kernel values of one type (`game.current != p`): when every entry takes two values
-    // of one type, the entry for theirs is the one Rhai's dispatch picks, found by one type
-    // check instead of matching each entry's parameters.
-    if site.same_typed && !site.any && a.is_variant() {
-        let t = a.type_id();
-        if t == b.type_id()
-            && let Some(native) = site.natives.iter().find(|n| n.params[0].type_id() == t)
-            && let Some(result) = (native.checked)(&mut [&mut a, &mut b])
-        {
-            return result.map_err(|e| super::fill_position(e, pos));
-        }
+    if let Some(result) = same_typed(site, &mut a, &mut b, pos) {
+        return result;
     }
     site.call(f, &mut [&mut a, &mut b], pos)
+}
+
+/// Two kernel values of one type (`game.current != p`): when every entry takes two values of
+/// one type, the entry for theirs is the one Rhai's dispatch picks, found by one type check
+/// instead of matching each entry's parameters. Such an entry reads both values in place and
+/// keeps neither (`None`, with both as they were, when there is none for them).
+#[inline]
+pub(crate) fn same_typed(
+    site: &Site,
+    a: &mut Dynamic,
+    b: &mut Dynamic,
+    pos: Position,
+) -> Option<R<Dynamic>> {
+    if !(site.same_typed && !site.any && a.is_variant()) {
+        return None;
+    }
+    let t = a.type_id();
+    if t != b.type_id() {
+        return None;
+    }
+    let native = site
+        .natives
+        .iter()
+        .find(|n| n.params[0].type_id() == t && !n.params[1].consumes())?;
+    let result = (native.checked)(&mut [a, b])?;
+    Some(result.map_err(|e| super::fill_position(e, pos)))
 }
 
 /// An op-assignment (`x += y`): the operator's call site and the assignment's name.

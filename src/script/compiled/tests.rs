@@ -106,11 +106,12 @@ fn kernel_values_against_other_types_compare_as_rhai_compares_them() {
                 Dynamic::from(Player(Seat(0))),
             ]
         };
-        let name = "with_kernel_values";
-        let expected = interpreted(&engine, &ast, name, args());
-        let got = compiled(&engine, &program, name, args());
-        assert!(expected.starts_with("ok ["), "{expected}");
-        assert_eq!(got, expected);
+        for name in ["with_kernel_values", "with_kernel_values_computed"] {
+            let expected = interpreted(&engine, &ast, name, args());
+            let got = compiled(&engine, &program, name, args());
+            assert!(expected.starts_with("ok ["), "{name}: {expected}");
+            assert_eq!(got, expected, "{name}");
+        }
     });
 }
 
