@@ -165,6 +165,9 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
         ),
         ("event_strings_too_long", "past the size limits"),
         ("event_local_strings_too_long", "past the size limits"),
+        ("event_lists_too_long", "past the size limits"),
+        ("event_nested_maps_too_large", "past the size limits"),
+        ("event_nested_strings_too_long", "past the size limits"),
         ("event_with_a_function", "a Fn cannot go in an event"),
         (
             "event_unknown_card_face",
@@ -181,6 +184,7 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
     for name in [
         "names_known",
         "event_with_lists",
+        "event_with_nested_locals",
         "event_in_key_order",
         "event_player_changed_by_a_field",
         "native_called_as_a_function",

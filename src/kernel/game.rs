@@ -606,12 +606,12 @@ impl Game {
         match payload {
             Payload::List(items) => {
                 for p in items {
-                    self.stamp(p, depth + 1, nodes)?;
+                    self.stamp_item(p, depth + 1, nodes)?;
                 }
             }
             Payload::Map(fields) => {
                 for (_, p) in fields {
-                    self.stamp(p, depth + 1, nodes)?;
+                    self.stamp_item(p, depth + 1, nodes)?;
                 }
             }
             Payload::Card(card) => {
@@ -625,6 +625,34 @@ impl Game {
             _ => {}
         }
         Ok(())
+    }
+
+    /// `stamp` of an item of a list or map: a plain value (most fields) is counted here, without
+    /// a call, as `stamp` counts it.
+    #[inline]
+    fn stamp_item(
+        &self,
+        payload: &mut Payload,
+        depth: usize,
+        nodes: &mut usize,
+    ) -> Result<(), StateError> {
+        match payload {
+            Payload::List(_) | Payload::Map(_) | Payload::Card(_) => {
+                self.stamp(payload, depth, nodes)
+            }
+            _ if depth > super::limits::MAX_VALUE_DEPTH => {
+                Err(StateError::PayloadTooDeep(super::limits::MAX_VALUE_DEPTH))
+            }
+            _ => {
+                *nodes += 1;
+                if *nodes > super::limits::MAX_PAYLOAD_NODES {
+                    return Err(StateError::PayloadTooLarge(
+                        super::limits::MAX_PAYLOAD_NODES,
+                    ));
+                }
+                Ok(())
+            }
+        }
     }
 
     /// A card reference for a payload; with `located`, also its `idx` and `user` if in a hand.

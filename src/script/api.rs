@@ -236,7 +236,15 @@ fn payload(
             depth + 1,
         )
     };
-    Ok(if d.is_unit() {
+    // A card or a player (most fields) first: a value in a box is none of the plain types below.
+    let kernel = if d.is_variant() {
+        kernel_value(d)
+    } else {
+        None
+    };
+    Ok(if let Some(kernel) = kernel {
+        kernel_payload(game, kernel)?
+    } else if d.is_unit() {
         Payload::Null
     } else if let Some(b) = bool_of(d) {
         Payload::Bool(b)
@@ -247,24 +255,8 @@ fn payload(
     } else if d.is_string() {
         Payload::Str(string_of(d))
     } else if let Some(kernel) = kernel_value(d) {
-        match kernel {
-            KernelValue::Card(c) => game.card_ref(card(game, c)?, false),
-            KernelValue::Located(Located(card, at)) => {
-                let mut p = game.card_ref(self::card(game, Card(card))?, false);
-                if let (Payload::Card(c), Some((seat, slot))) = (&mut p, at) {
-                    c.extra
-                        .push((crate::kernel::idx_key(), Payload::Int(slot as i64)));
-                    c.extra
-                        .push((crate::kernel::user_key(), Payload::Player(seat)));
-                }
-                p
-            }
-            KernelValue::Player(p) => Payload::Player(p.0),
-            KernelValue::Slot(s) => Payload::Map(vec![
-                (crate::kernel::user_key(), Payload::Player(s.seat)),
-                (crate::kernel::idx_key(), Payload::Int(s.slot as i64)),
-            ]),
-        }
+        // A shared one.
+        kernel_payload(game, kernel)?
     } else if let Some(a) = d.read_lock::<Array>() {
         Payload::List(
             a.iter()
@@ -280,6 +272,28 @@ fn payload(
         )
     } else {
         return err(format!("a {} cannot go in an event", d.type_name()));
+    })
+}
+
+/// The payload of a card, a located card, a player or a slot.
+fn kernel_payload(game: &Game, kernel: KernelValue) -> R<Payload> {
+    Ok(match kernel {
+        KernelValue::Card(c) => game.card_ref(card(game, c)?, false),
+        KernelValue::Located(Located(card, at)) => {
+            let mut p = game.card_ref(self::card(game, Card(card))?, false);
+            if let (Payload::Card(c), Some((seat, slot))) = (&mut p, at) {
+                c.extra
+                    .push((crate::kernel::idx_key(), Payload::Int(slot as i64)));
+                c.extra
+                    .push((crate::kernel::user_key(), Payload::Player(seat)));
+            }
+            p
+        }
+        KernelValue::Player(p) => Payload::Player(p.0),
+        KernelValue::Slot(s) => Payload::Map(vec![
+            (crate::kernel::user_key(), Payload::Player(s.seat)),
+            (crate::kernel::idx_key(), Payload::Int(s.slot as i64)),
+        ]),
     })
 }
 

@@ -102,18 +102,18 @@ impl MapLiteral {
         ops::check_size(f.engine, Dynamic::from_map(map), self.pos)
     }
 
-    /// When no value holds an array, a blob or a map, or is shared: the size check the map of
-    /// `values` gets (one object map entry a value, and its strings' lengths), as Rhai makes it.
-    /// `None` otherwise (then the map is made and checked).
-    fn check_flat(&self, f: &Frame<'_>, values: &[Dynamic]) -> Option<R<()>> {
-        let mut string_len = 0usize;
+    /// The size check the map of `values` gets (its entries, and the items, entries and string
+    /// bytes its values hold, nested ones included), as Rhai makes it. `None` when a value is a
+    /// blob or shared, or holds one, or nests deeper than `MAX_SIZED_DEPTH` (then the map is made
+    /// and Rhai checks it).
+    fn check_sizes(&self, f: &Frame<'_>, values: &[Dynamic]) -> Option<R<()>> {
+        let mut sizes = Sizes {
+            items: 0,
+            entries: values.len(),
+            bytes: 0,
+        };
         for v in (0..values.len()).map(|i| self.value(f, values, i)) {
-            if v.is_array() || v.is_blob() || v.is_map() || v.is_shared() {
-                return None;
-            }
-            if let Some(s) = v.read_lock::<ImmutableString>() {
-                string_len = string_len.saturating_add(s.len());
-            }
+            sizes.add(held(v, 0)?);
         }
         let too_large = |what: &str| {
             Some(Err(
@@ -122,14 +122,64 @@ impl MapLiteral {
         };
         let engine = f.engine;
         // Rhai checks strings, then arrays, then maps; 0 is no limit.
-        if engine.max_string_size() != 0 && string_len > engine.max_string_size() {
+        if engine.max_string_size() != 0 && sizes.bytes > engine.max_string_size() {
             return too_large("Length of string");
         }
-        if engine.max_map_size() != 0 && values.len() > engine.max_map_size() {
+        if engine.max_array_size() != 0 && sizes.items > engine.max_array_size() {
+            return too_large("Size of array/BLOB");
+        }
+        if engine.max_map_size() != 0 && sizes.entries > engine.max_map_size() {
             return too_large("Size of object map");
         }
         Some(Ok(()))
     }
+}
+
+/// What Rhai's size check counts in a value: array items, object map entries, string bytes.
+#[derive(Clone, Copy)]
+struct Sizes {
+    items: usize,
+    entries: usize,
+    bytes: usize,
+}
+
+impl Sizes {
+    fn add(&mut self, other: Sizes) {
+        self.items = self.items.saturating_add(other.items);
+        self.entries = self.entries.saturating_add(other.entries);
+        self.bytes = self.bytes.saturating_add(other.bytes);
+    }
+}
+
+/// How deep `held` looks into lists and maps before it leaves the check to Rhai.
+const MAX_SIZED_DEPTH: usize = 32;
+
+/// What Rhai's size check counts for a value held by a map or an array, beyond the entry or item
+/// itself: an array's items and a map's entries (and what they hold), a string's bytes. `None`
+/// for a blob or a shared value, or past `MAX_SIZED_DEPTH` (the caller leaves the check to Rhai).
+fn held(v: &Dynamic, depth: usize) -> Option<Sizes> {
+    let mut sizes = Sizes {
+        items: 0,
+        entries: 0,
+        bytes: 0,
+    };
+    if v.is_shared() || v.is_blob() || depth > MAX_SIZED_DEPTH {
+        return None;
+    }
+    if v.is_array() {
+        for item in v.as_array_ref().ok()?.iter() {
+            sizes.items = sizes.items.saturating_add(1);
+            sizes.add(held(item, depth + 1)?);
+        }
+    } else if v.is_map() {
+        for value in v.as_map_ref().ok()?.values() {
+            sizes.entries = sizes.entries.saturating_add(1);
+            sizes.add(held(value, depth + 1)?);
+        }
+    } else if let Some(s) = v.read_lock::<ImmutableString>() {
+        sizes.bytes = s.len();
+    }
+    Some(sizes)
 }
 
 /// `game.broadcast("name", #{…})` or `game.tell(p, "name", #{…})` on a local `game`.
@@ -182,7 +232,7 @@ impl EventCall {
             _ => None,
         };
         let values = self.fields.values_but_locals(f)?;
-        let flat = self.fields.check_flat(f, &values);
+        let flat = self.fields.check_sizes(f, &values);
         if let Some(Err(e)) = flat {
             return Err(e);
         }
