@@ -128,7 +128,14 @@ fn summarize(
             reason: String::new(),
         });
     let scores = (0..game.state.player_count())
-        .map(|s| rules.score(&mut game.trial(), crate::kernel::Seat(s as u8)))
+        .map(|s| {
+            // Each player's score on a fresh copy (a score hook may change it); the copy's memory
+            // serves the next one.
+            let mut trial = game.trial();
+            let score = rules.score(&mut trial, crate::kernel::Seat(s as u8));
+            trial.recycle();
+            score
+        })
         .collect::<Result<Vec<_>, _>>()
         .map_err(|error| SimError::Rules { seed, error })?;
     Ok(GameSummary {
