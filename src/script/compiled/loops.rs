@@ -7,7 +7,6 @@ use super::chain::{self, Listed};
 use super::ops::{self, Site};
 use super::{Exec, Flow, Frame, R};
 use rhai::{ASTNode, Dynamic, Engine, EvalAltResult, Expr, Position, Stmt};
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 /// One round of a `for` loop: the item and its counter; `Some` when the loop ends there.
@@ -190,17 +189,22 @@ impl Compiler<'_> {
             };
             arms.push((cond, self.arm(&arm.rhs)?));
         }
-        let table: HashMap<u64, Vec<usize>> = cases
+        // Sorted by hash and searched: a switch has a few cases, and a `HashMap` would hash the
+        // subject's hash again (with SipHash) on every run.
+        let mut table: Vec<(u64, Vec<usize>)> = cases
             .cases
             .iter()
             .map(|(&hash, list)| (hash, list.blocks.to_vec()))
             .collect();
+        table.sort_unstable_by_key(|&(hash, _)| hash);
         let default = cases.def_case;
         Ok(Box::new(move |f| {
             let v = subject(f)?;
             if hashable(&v)
-                && let Some(list) = table.get(&switch_hash(&v))
+                && let hash = switch_hash(&v)
+                && let Ok(at) = table.binary_search_by_key(&hash, |&(h, _)| h)
             {
+                let list = &table[at].1;
                 for &i in list {
                     let (cond, body) = &arms[i];
                     let take = match cond {
