@@ -237,37 +237,39 @@ impl Variant {
 
     /// Call a script hook with the game as its first argument. The game moves into a shared
     /// handle for the call and back out after it.
-    fn call(
+    fn call<const N: usize>(
         &self,
         game: &mut Game,
         hook: &str,
-        mut args: Vec<Dynamic>,
+        args: [Dynamic; N],
     ) -> Result<Dynamic, RuleError> {
         let lent = Lent::new(game);
-        let mut all = Vec::with_capacity(args.len() + 1);
-        all.push(Dynamic::from(lent.handle.clone()));
-        all.append(&mut args);
-        let args = all;
-        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        let handle = Dynamic::from(lent.handle.clone());
+        let compiled = match self.engine_kind {
+            EngineKind::Compiled => self.program.compiled(hook, N + 1),
+            EngineKind::Interpreted => None,
+        };
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             with_deadline(|| {
-                let compiled = match self.engine_kind {
-                    EngineKind::Compiled => self.program.compiled(hook, args.len()),
-                    EngineKind::Interpreted => None,
-                };
                 if let Some(id) = compiled {
+                    // Straight onto the compiled call's stack, with no list made for them.
+                    let args = std::iter::once(handle).chain(args);
                     return self
                         .program
                         .call_compiled(&self.engine, &COMPILED_LIMITS, id, hook, args)
                         .map_err(|e| *e);
                 }
+                let mut all = Vec::with_capacity(N + 1);
+                all.push(handle);
+                all.extend(args);
+                let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
                 self.engine
                     .call_fn_with_options::<Dynamic>(
                         options,
                         &mut Scope::new(),
                         &self.ast,
                         hook,
-                        args,
+                        all,
                     )
                     .map_err(|e| *e)
             })
@@ -538,19 +540,19 @@ impl Rules for Variant {
     }
 
     fn setup(&self, game: &mut Game) -> Result<(), RuleError> {
-        self.call(game, "setup", vec![]).map(drop)
+        self.call(game, "setup", []).map(drop)
     }
 
     fn end_setup(&self, game: &mut Game, first: Seat) -> Result<(), RuleError> {
         if self.has_hook("end_setup", 2) {
-            self.call(game, "end_setup", vec![player(first)]).map(drop)
+            self.call(game, "end_setup", [player(first)]).map(drop)
         } else {
             self.start_turn(game, first)
         }
     }
 
     fn start_turn(&self, game: &mut Game, seat: Seat) -> Result<(), RuleError> {
-        self.call(game, "start_turn", vec![player(seat)]).map(drop)
+        self.call(game, "start_turn", [player(seat)]).map(drop)
     }
 
     fn act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError> {
@@ -561,27 +563,19 @@ impl Rules for Variant {
             )));
         };
         let args: rhai::Array = action.args.iter().map(api::arg_value).collect();
-        self.call(
-            game,
-            hook,
-            vec![player(action.seat), Dynamic::from_array(args)],
-        )
-        .map(drop)
+        self.call(game, hook, [player(action.seat), Dynamic::from_array(args)])
+            .map(drop)
     }
 
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError> {
         let who = timer.seat.map_or(Dynamic::UNIT, player);
-        self.call(
-            game,
-            "on_timer",
-            vec![Dynamic::from(timer.name.clone()), who],
-        )
-        .map(drop)
+        self.call(game, "on_timer", [Dynamic::from(timer.name.clone()), who])
+            .map(drop)
     }
 
     fn score(&self, game: &mut Game, seat: Seat) -> Result<i64, RuleError> {
         if self.has_hook("score", 2) {
-            let value = self.call(game, "score", vec![player(seat)])?;
+            let value = self.call(game, "score", [player(seat)])?;
             return value.clone().try_cast::<INT>().ok_or_else(|| {
                 RuleError::fault(format!(
                     "`score` returned a {}, not an integer",

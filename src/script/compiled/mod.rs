@@ -367,7 +367,7 @@ impl Program {
         limits: &Limits,
         id: FnId,
         name: &str,
-        args: Vec<Dynamic>,
+        args: impl IntoIterator<Item = Dynamic>,
     ) -> R<Dynamic> {
         self.run(engine, limits, id, name, args, None).0
     }
@@ -407,7 +407,7 @@ impl Program {
         limits: &Limits,
         id: FnId,
         name: &str,
-        args: Vec<Dynamic>,
+        args: impl IntoIterator<Item = Dynamic>,
         lent: Option<usize>,
     ) -> (R<Dynamic>, Dynamic) {
         // The value stack: the thread's spare, so that a call allocates nothing.
