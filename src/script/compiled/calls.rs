@@ -37,27 +37,32 @@ pub(super) fn lending_script_call(
     uses: ParamUse,
     pos: Position,
 ) -> Eval {
+    // The arguments that may be lent, with their slots (`script_call` keeps none past the 64th).
+    let lendable: Vec<(usize, usize)> = lent
+        .iter()
+        .enumerate()
+        .filter_map(|(i, slot)| slot.map(|slot| (i, slot)))
+        .collect();
     Box::new(move |f| {
         let mut lent_now = 0u64;
-        for (i, slot) in lent.iter().enumerate() {
-            if let Some(slot) = slot
-                && uses.lends(i, || opaque(f.slot_ref(*slot)))
-            {
+        for &(i, slot) in &lendable {
+            if uses.lends(i, || opaque(f.slot_ref(slot))) {
                 lent_now |= 1 << i;
             }
         }
-        let at = push_arguments(f, &args, |i| {
-            (i < 64 && lent_now & (1 << i) != 0) || (i == 0 && first_local.is_some())
-        })?;
+        // Bit i: argument i is put in place after the others are evaluated.
+        let later = lent_now | u64::from(first_local.is_some());
+        let at = push_arguments(f, &args, |i| i < 64 && later & (1 << i) != 0)?;
         if let Some(slot) = first_local
             && lent_now & 1 == 0
         {
             f.stack[at] = f.slot(slot).clone();
         }
-        for (i, slot) in lent.iter().enumerate() {
-            if let Some(slot) = slot
-                && lent_now & (1 << i) != 0
-            {
+        let mut out = lent_now;
+        while out != 0 {
+            let i = out.trailing_zeros() as usize;
+            out &= out - 1;
+            if let Some(Some(slot)) = lent.get(i) {
                 let lent = std::mem::take(f.slot(*slot));
                 super::put_back(&mut f.stack[at + i], lent);
             }

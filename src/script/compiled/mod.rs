@@ -223,10 +223,12 @@ impl<'a> Frame<'a> {
             unreachable!("calls of interpreted functions are not compiled")
         };
         let result = self.enter(f, args_at, pos);
-        for (i, slot) in lent.iter().enumerate().take(64) {
-            if let Some(slot) = slot
-                && lent_now & (1 << i) != 0
-            {
+        // The lent arguments only: one bit each.
+        let mut out = lent_now;
+        while out != 0 {
+            let i = out.trailing_zeros() as usize;
+            out &= out - 1;
+            if let Some(Some(slot)) = lent.get(i) {
                 let value = std::mem::take(&mut self.stack[args_at + i]);
                 put_back(self.slot(*slot), value);
             }
