@@ -691,7 +691,14 @@ impl Variant {
             fn_files,
             unknown_calls,
             sources,
-            action_hooks,
+            // Each action's hook and its compiled function, found once.
+            action_hooks: action_hooks
+                .into_iter()
+                .map(|(action, hook)| {
+                    let compiled = program.compiled(&hook, 3);
+                    (action, (hook, compiled))
+                })
+                .collect(),
             hooks,
             entry,
             // Counting nodes needs the interpreter's debugger hooks.

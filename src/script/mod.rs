@@ -138,7 +138,8 @@ pub struct Variant {
     /// Script sources by the name Rhai reports them under, for diagnostics.
     sources: HashMap<String, (PathBuf, String)>,
     /// Script hook names by action name (`snap` → `on_snap`).
-    action_hooks: compiled::FastMap<String, String>,
+    /// Each action's hook, and its compiled function when it is compiled.
+    action_hooks: compiled::FastMap<String, (String, Option<compiled::FnId>)>,
     hooks: HashSet<(String, usize)>,
     entry: String,
     /// What counts the nodes its hooks run, when loaded for coverage.
@@ -243,10 +244,21 @@ impl Variant {
         hook: &str,
         args: [Dynamic; N],
     ) -> Result<Dynamic, RuleError> {
+        self.call_found(game, hook, self.program.compiled(hook, N + 1), args)
+    }
+
+    /// `call`, with the hook's compiled function already found (`Program::compiled`).
+    fn call_found<const N: usize>(
+        &self,
+        game: &mut Game,
+        hook: &str,
+        compiled: Option<compiled::FnId>,
+        args: [Dynamic; N],
+    ) -> Result<Dynamic, RuleError> {
         let lent = Lent::new(game);
         let handle = Dynamic::from(lent.handle.clone());
         let compiled = match self.engine_kind {
-            EngineKind::Compiled => self.program.compiled(hook, N + 1),
+            EngineKind::Compiled => compiled,
             EngineKind::Interpreted => None,
         };
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -556,15 +568,15 @@ impl Rules for Variant {
     }
 
     fn act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError> {
-        let Some(hook) = self.action_hooks.get(&*action.name) else {
+        let Some((hook, compiled)) = self.action_hooks.get(&*action.name) else {
             return Err(RuleError::Refused(format!(
                 "`{}` is not an action of {}",
                 action.name, self.name
             )));
         };
         let args: rhai::Array = action.args.iter().map(api::arg_value).collect();
-        self.call(game, hook, [player(action.seat), Dynamic::from_array(args)])
-            .map(drop)
+        let args = [player(action.seat), Dynamic::from_array(args)];
+        self.call_found(game, hook, *compiled, args).map(drop)
     }
 
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError> {
