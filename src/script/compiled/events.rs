@@ -232,8 +232,8 @@ impl EventCall {
             _ => None,
         };
         let values = self.fields.values_but_locals(f)?;
-        let flat = self.fields.check_sizes(f, &values);
-        if let Some(Err(e)) = flat {
+        let sized = self.fields.check_sizes(f, &values);
+        if let Some(Err(e)) = sized {
             return Err(e);
         }
         let player = if self.tell {
@@ -245,7 +245,7 @@ impl EventCall {
         } else {
             None
         };
-        let direct = flat.is_some() && (!self.tell || player.is_some());
+        let direct = sized.is_some() && (!self.tell || player.is_some());
         if direct && let Some(g) = f.stack[at].read_lock::<GameHandle>() {
             let name = self.name.name();
             let fields = self.fields.by_key.iter().map(|&i| {
