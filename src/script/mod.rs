@@ -137,8 +137,8 @@ pub struct Variant {
     pub unknown_calls: Vec<SourceDiagnostic>,
     /// Script sources by the name Rhai reports them under, for diagnostics.
     sources: HashMap<String, (PathBuf, String)>,
-    /// Script hook names by action name (`snap` → `on_snap`).
-    /// Each action's hook, and its compiled function when it is compiled.
+    /// Each action's hook name (`snap` → `on_snap`), and its compiled function when it is
+    /// compiled (found once, at load).
     action_hooks: compiled::FastMap<String, (String, Option<compiled::FnId>)>,
     hooks: HashSet<(String, usize)>,
     entry: String,

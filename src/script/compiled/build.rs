@@ -863,18 +863,22 @@ fn binary_read_right(
     y: &PureRead,
     pos: Position,
 ) -> R<Dynamic> {
-    if let PureRead::Local(slot) = *y {
-        let at = f.base + slot;
-        let mut b = std::mem::take(&mut f.stack[at]);
-        let tried = ops::same_typed(site, &mut a, &mut b, pos);
-        super::put_back(&mut f.stack[at], b);
-        if let Some(result) = tried {
-            super::discard(a);
-            return result;
+    match *y {
+        PureRead::Local(slot) => {
+            let at = f.base + slot;
+            let mut b = std::mem::take(&mut f.stack[at]);
+            let tried = ops::same_typed(site, &mut a, &mut b, pos);
+            super::put_back(&mut f.stack[at], b);
+            if let Some(result) = tried {
+                super::discard(a);
+                return result;
+            }
+            // Both in-place ways have answered `None` for these values: Rhai's dispatch.
+            let mut b = y.get(f).clone();
+            site.call(f, &mut [&mut a, &mut b], pos)
         }
+        PureRead::Constant(ref c) => ops::binary(f, site, a, c.clone(), pos),
     }
-    let b = y.get(f).clone();
-    ops::binary(f, site, a, b, pos)
 }
 
 /// Rhai's type error: expected `want`, found a value of type `typ`.

@@ -112,6 +112,13 @@ fn kernel_values_against_other_types_compare_as_rhai_compares_them() {
             assert!(expected.starts_with("ok ["), "{name}: {expected}");
             assert_eq!(got, expected, "{name}");
         }
+        let name = "with_kernel_values_by_rhai";
+        let expected = interpreted(&engine, &ast, name, args());
+        assert_eq!(
+            compiled(&engine, &program, name, args()),
+            expected,
+            "{name}"
+        );
     });
 }
 
