@@ -22,6 +22,14 @@ pub(super) type Unsupported = String;
 /// A compiled condition.
 type Test = Box<dyn Fn(&mut Frame<'_>) -> R<bool> + Send + Sync>;
 
+/// A compiled statement of a block.
+enum Step {
+    /// An expression, its value the statement's.
+    Expr(Eval),
+    /// Any other statement.
+    Exec(Exec),
+}
+
 /// Every compiled function's id, by where a call can name it.
 #[derive(Default)]
 struct Names {
@@ -265,7 +273,7 @@ impl<'a> Compiler<'a> {
         let (mark, next) = (self.scope.len(), self.next);
         let compiled = stmts
             .iter()
-            .map(|s| self.stmt(s))
+            .map(|s| self.step(s))
             .collect::<Result<Vec<_>, _>>();
         if scoped {
             self.scope.truncate(mark);
@@ -274,17 +282,36 @@ impl<'a> Compiler<'a> {
         let mut compiled = compiled?;
         Ok(match compiled.len() {
             0 => Box::new(|_| value(Dynamic::UNIT)),
-            1 => compiled.pop().expect("one statement"),
+            1 => match compiled.pop().expect("one statement") {
+                Step::Expr(e) => Box::new(move |f| value(e(f)?)),
+                Step::Exec(x) => x,
+            },
             _ => Box::new(move |f| {
                 let (last, init) = compiled.split_last().expect("statements");
                 for s in init {
-                    match s(f)? {
-                        Flow::Value(v) => super::discard(v),
-                        other => return Ok(other),
+                    match s {
+                        Step::Expr(e) => super::discard(e(f)?),
+                        Step::Exec(x) => match x(f)? {
+                            Flow::Value(v) => super::discard(v),
+                            other => return Ok(other),
+                        },
                     }
                 }
-                last(f)
+                match last {
+                    Step::Expr(e) => value(e(f)?),
+                    Step::Exec(x) => x(f),
+                }
             }),
+        })
+    }
+
+    /// A statement of a block: an expression (a call, mostly) is run as the expression it is,
+    /// without a statement's closure around it.
+    fn step(&mut self, stmt: &Stmt) -> Result<Step, Unsupported> {
+        Ok(match stmt {
+            Stmt::Expr(e) if !matches!(&**e, Expr::Stmt(_)) => Step::Expr(self.expr(e)?),
+            Stmt::FnCall(call, pos) => Step::Expr(self.call(call, *pos)?),
+            _ => Step::Exec(self.stmt(stmt)?),
         })
     }
 
