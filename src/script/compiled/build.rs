@@ -309,26 +309,20 @@ impl<'a> Compiler<'a> {
     /// without a statement's closure around it.
     fn step(&mut self, stmt: &Stmt) -> Result<Step, Unsupported> {
         Ok(match stmt {
-            Stmt::Expr(e) if !matches!(&**e, Expr::Stmt(_)) => Step::Expr(self.expr(e)?),
+            Stmt::Expr(e) => match &**e {
+                Expr::Stmt(block) => Step::Exec(self.statements(block.statements(), true)?),
+                _ => Step::Expr(self.expr(e)?),
+            },
             Stmt::FnCall(call, pos) => Step::Expr(self.call(call, *pos)?),
             _ => Step::Exec(self.stmt(stmt)?),
         })
     }
 
+    /// A statement other than an expression (`step` compiles those).
     fn stmt(&mut self, stmt: &Stmt) -> Result<Exec, Unsupported> {
         Ok(match stmt {
             Stmt::Noop(_) => Box::new(|_| value(Dynamic::UNIT)),
-            Stmt::Expr(e) => {
-                if let Expr::Stmt(block) = &**e {
-                    return self.statements(block.statements(), true);
-                }
-                let e = self.expr(e)?;
-                Box::new(move |f| value(e(f)?))
-            }
-            Stmt::FnCall(call, pos) => {
-                let e = self.call(call, *pos)?;
-                Box::new(move |f| value(e(f)?))
-            }
+            Stmt::Expr(_) | Stmt::FnCall(..) => unreachable!("expression statements are steps"),
             Stmt::Block(block) => self.statements(block.statements(), true)?,
             Stmt::Var(x, flags, pos) => {
                 let (ident, init, _) = &**x;
