@@ -177,7 +177,7 @@ enum KernelValue {
 /// hot path, and each `read_lock` of a custom type asks it again).
 fn kernel_value(d: &Dynamic) -> Option<KernelValue> {
     use std::any::TypeId;
-    if !d.is_variant() && !d.is_shared() {
+    if !d.is_variant() {
         return None;
     }
     let t = d.type_id();

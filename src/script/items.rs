@@ -51,10 +51,10 @@ impl Items {
 }
 
 /// Put `item` in the loop variable `slot`. A player or card is written into the box the variable
-/// already holds when it holds one of that type, plainly (not shared with a closure, not
-/// read-only, untagged after the write), which is what a new value would be.
+/// already holds when it holds one of that type, plainly (not read-only, untagged after the
+/// write), which is what a new value would be.
 pub(crate) fn store(slot: &mut Dynamic, item: Item) {
-    let reusable = |slot: &Dynamic| !slot.is_shared() && !slot.is_read_only();
+    let reusable = |slot: &Dynamic| !slot.is_read_only();
     match item {
         Item::Value(v) => *slot = v,
         Item::Player(s) => {

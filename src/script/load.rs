@@ -197,14 +197,20 @@ fn link_dir(link: &ChainLink) -> &Path {
 pub(crate) fn compile(engine: &Engine, path: &Path, src: &str) -> Result<AST, VariantError> {
     let mut ast = engine.compile(src).map_err(|e| {
         let pos = e.position();
-        VariantError::Script(Box::new(SourceDiagnostic::at_line(
+        let mut diagnostic = SourceDiagnostic::at_line(
             path,
             src,
             pos.line().unwrap_or(1),
             pos.position().unwrap_or(1),
             format!("script does not compile: {}", e.err_type()),
             "here",
-        )))
+        );
+        if let rhai::ParseErrorType::VariableUndefined(name) = e.err_type() {
+            diagnostic.help = Some(format!(
+                "`{name}` is not a parameter, a `let` or a `const` of this function; an anonymous function (`|x| …`) cannot use the variables of the function it is written in either: pass `{name}` as a parameter, or write a loop"
+            ));
+        }
+        VariantError::Script(Box::new(diagnostic))
     })?;
     ast.set_source(path.display().to_string());
     Ok(ast)

@@ -68,7 +68,7 @@ impl Ty {
     }
 
     /// Whether a value can be passed for the parameter: the check Rhai's dispatch makes (the
-    /// value's own type, a shared value's inner one), and `Any` admits every value.
+    /// value's own type), and `Any` admits every value.
     #[inline]
     pub(crate) fn admits(self, value: &Dynamic) -> bool {
         self == Ty::Any || value.type_id() == self.type_id()
@@ -237,16 +237,6 @@ pub(crate) fn wrong_args(name: &str) -> Box<EvalAltResult> {
     ))
 }
 
-/// An `Any` argument as an entry reads it: in place, or a flattened copy of a shared value.
-#[inline]
-pub(crate) fn any_arg(d: &Dynamic) -> std::borrow::Cow<'_, Dynamic> {
-    if d.is_shared() {
-        std::borrow::Cow::Owned(d.flatten_clone())
-    } else {
-        std::borrow::Cow::Borrowed(d)
-    }
-}
-
 /// A parameter other than the first, taken from its argument: consumed (`Ty::consumes`), copied
 /// out of it, or read in place.
 macro_rules! take {
@@ -281,10 +271,9 @@ macro_rules! take {
     (Map, $d:expr) => {
         $d.take().try_cast::<Map>()
     };
-    // Read in place, never consumed (no entry keeps it): a caller may lend its variable. A
-    // shared value is read flattened, as `register_fn` passes a `Dynamic` parameter.
+    // Read in place, never consumed (no entry keeps it): a caller may lend its variable.
     (Any, $d:expr) => {
-        Some($crate::script::natives::any_arg($d))
+        Some(&*$d)
     };
 }
 
@@ -311,8 +300,8 @@ macro_rules! borrow {
     };
 }
 
-/// How the body sees a parameter: the game and strings by reference, the rest as values (an
-/// `Any` value as `any_arg` gives it).
+/// How the body sees a parameter: the game, strings and `Any` values by reference, the rest as
+/// values.
 macro_rules! view {
     (Game, $x:ident) => {
         &*$x

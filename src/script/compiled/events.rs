@@ -104,7 +104,7 @@ impl MapLiteral {
 
     /// The size check the map of `values` gets (its entries, and the items, entries and string
     /// bytes its values hold, nested ones included), as Rhai makes it. `None` when a value is a
-    /// blob or shared, or holds one, or nests deeper than `MAX_SIZED_DEPTH` (then the map is made
+    /// blob, or holds one, or nests deeper than `MAX_SIZED_DEPTH` (then the map is made
     /// and Rhai checks it).
     fn check_sizes(&self, f: &Frame<'_>, values: &[Dynamic]) -> Option<R<()>> {
         let mut sizes = Sizes {
@@ -156,14 +156,14 @@ const MAX_SIZED_DEPTH: usize = 32;
 
 /// What Rhai's size check counts for a value held by a map or an array, beyond the entry or item
 /// itself: an array's items and a map's entries (and what they hold), a string's bytes. `None`
-/// for a blob or a shared value, or past `MAX_SIZED_DEPTH` (the caller leaves the check to Rhai).
+/// for a blob, or past `MAX_SIZED_DEPTH` (the caller leaves the check to Rhai).
 fn held(v: &Dynamic, depth: usize) -> Option<Sizes> {
     let mut sizes = Sizes {
         items: 0,
         entries: 0,
         bytes: 0,
     };
-    if v.is_shared() || v.is_blob() || depth > MAX_SIZED_DEPTH {
+    if v.is_blob() || depth > MAX_SIZED_DEPTH {
         return None;
     }
     if v.is_array() {

@@ -273,8 +273,7 @@ pub(crate) fn put_back(place: &mut Dynamic, value: Dynamic) {
 /// values compiled code drops are `()`, booleans and numbers, and the glue is a call a value.
 #[inline(always)]
 pub(crate) fn discard(value: Dynamic) {
-    let plain = !value.is_shared()
-        && (value.is_unit() || value.is_bool() || value.is_int() || value.is_float());
+    let plain = value.is_unit() || value.is_bool() || value.is_int() || value.is_float();
     if plain {
         std::mem::forget(value);
     } else {
