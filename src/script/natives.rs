@@ -527,7 +527,7 @@ pub(crate) static NATIVES: &[Native] = &[
         })
     }),
     native!("card_arg", |g: Game, p: Player, arg: Any| {
-        card_arg(&g.lock(), p, &arg)
+        card_arg(&g.lock(), p, arg)
     }),
     native!("located", |g: Game, c: Card| {
         Ok(match loc(&g.lock(), c)? {
@@ -694,7 +694,7 @@ pub(crate) static NATIVES: &[Native] = &[
         let mut game = g.lock();
         match name.id(&game.table) {
             Some(i) => {
-                game.state.game_vars[i] = to_value(&v)?;
+                game.state.game_vars[i] = to_value(v)?;
                 Ok(())
             }
             None => unknown_var(&game, name.text, false),
@@ -716,7 +716,7 @@ pub(crate) static NATIVES: &[Native] = &[
         let s = seat(&game, p)?;
         match name.id(&game.table) {
             Some(i) => {
-                let value = to_value(&v)?;
+                let value = to_value(v)?;
                 // The variables are shared with the step's copy of the state until one changes:
                 // writing the value a variable already holds copies nothing.
                 if !game.state.player_vars[s.index()][i].is_identical(&value) {
@@ -743,10 +743,10 @@ pub(crate) static NATIVES: &[Native] = &[
     }),
     // Time, chance and the end.
     native!("set_timer", |g: Game, name: Str, secs: Any| {
-        set_timer(g, name, &secs, None)
+        set_timer(g, name, secs, None)
     }),
     native!("set_timer", |g: Game, name: Str, secs: Any, p: Player| {
-        set_timer(g, name, &secs, Some(p))
+        set_timer(g, name, secs, Some(p))
     }),
     native!("cancel_timer", |g: Game, name: Str| {
         g.lock().state.cancel_timer(name);
