@@ -206,14 +206,58 @@ pub(crate) fn compile(engine: &Engine, path: &Path, src: &str) -> Result<AST, Va
             "here",
         );
         if let rhai::ParseErrorType::VariableUndefined(name) = e.err_type() {
-            diagnostic.help = Some(format!(
-                "`{name}` is not a parameter, a `let` or a `const` of this function; an anonymous function (`|x| …`) cannot use the variables of the function it is written in either: pass `{name}` as a parameter, or write a loop"
-            ));
+            diagnostic.help = Some(undefined_variable_help(src, diagnostic.span.offset(), name));
         }
         VariantError::Script(Box::new(diagnostic))
     })?;
     ast.set_source(path.display().to_string());
     Ok(ast)
+}
+
+/// The hint for a variable that is not in scope where `src` uses it at byte `at`: when the
+/// function names it elsewhere, why it cannot be seen there (an anonymous function sees only its
+/// own parameters; a variable only after its `let`, inside its block); otherwise a close name the
+/// function uses, if there is one.
+fn undefined_variable_help(src: &str, at: usize, name: &str) -> String {
+    use super::tokens::{Tok, hooks, tokenize};
+    let tokens = tokenize(src);
+    let owners = hooks(&tokens);
+    let here = tokens.iter().rposition(|t| t.start <= at);
+    let function = here.and_then(|i| owners[i].as_deref());
+    // Its parameters: between its name and its body's `{` (which is the first token it owns).
+    let body = owners
+        .iter()
+        .position(|o| function.is_some() && o.as_deref() == function);
+    let params = body.map_or(0..0, |b| {
+        let keyword = tokens[..b]
+            .iter()
+            .rposition(|t| matches!(t.token, rhai::Token::Fn));
+        keyword.map_or(b..b, |k| k + 2..b)
+    });
+    // Its variables and parameters: not a property or method after `.`, not a call.
+    let token = |i: usize| tokens.get(i).map(|t: &Tok| &t.token);
+    let identifiers: Vec<&str> = (0..tokens.len())
+        .filter(|&i| {
+            (params.contains(&i) || owners[i].as_deref() == function) && tokens[i].start != at
+        })
+        .filter(|&i| {
+            !matches!(i.checked_sub(1).and_then(token), Some(rhai::Token::Period))
+                && !matches!(token(i + 1), Some(rhai::Token::LeftParen))
+        })
+        .filter_map(|i| match &tokens[i].token {
+            rhai::Token::Identifier(id) => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
+    if identifiers.contains(&name) {
+        format!(
+            "`{name}` is a variable of this function, but not here: an anonymous function (`|x| …`) cannot use the variables of the function it is written in (pass `{name}` as a parameter, or write a loop), and a `let` is seen only after it, inside its block"
+        )
+    } else if let Some(close) = crate::suggest::did_you_mean(name, identifiers) {
+        format!("did you mean `{close}`?")
+    } else {
+        format!("`{name}` is not a parameter, a `let` or a `const` of this function")
+    }
 }
 
 /// The variables a module exports that scripts could change: scripts keep no state outside the
@@ -716,5 +760,41 @@ impl Variant {
             probe,
             program,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compile;
+    use std::path::Path;
+
+    /// The hint `compile` gives for `src`.
+    fn help(src: &str) -> String {
+        let root = crate::script::files::RulesRoot::new(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .expect("the crate's folder");
+        let engine = crate::script::sandboxed_engine(&root);
+        match compile(&engine, Path::new("rules.rhai"), src) {
+            Err(crate::script::error::VariantError::Script(d)) => d.help.unwrap_or_default(),
+            other => panic!("expected a script error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_undefined_variable_is_explained_or_a_close_name_suggested() {
+        let closure = help("fn f(game, cards) {\n    cards.filter(|c| game.points(c) > 5)\n}\n");
+        assert!(
+            closure.starts_with(
+                "`game` is a variable of this function, but not here: an anonymous function"
+            ),
+            "{closure}"
+        );
+        let typo = help("fn f(game, card) {\n    game.points(crad)\n}\n");
+        assert_eq!(typo, "did you mean `card`?");
+        // Methods and calls are not variables: `points` is not offered for `pints`.
+        let far = help("fn f(game) {\n    game.points(pints)\n}\n");
+        assert_eq!(
+            far,
+            "`pints` is not a parameter, a `let` or a `const` of this function"
+        );
     }
 }
