@@ -628,10 +628,7 @@ impl<'a> Compiler<'a> {
                 })
             }
             Expr::FnCall(call, pos) => self.call(call, *pos)?,
-            Expr::Index(..) | Expr::Dot(..) => {
-                let chain = self.chain(e)?;
-                Box::new(move |f| chain.get(f))
-            }
+            Expr::Index(..) | Expr::Dot(..) => self.chain(e)?.into_eval(),
             Expr::MethodCall(_, pos) | Expr::Property(_, pos) => {
                 return Err(unsupported("a method call outside a chain", *pos));
             }

@@ -469,98 +469,80 @@ macro_rules! lend_general {
     }};
 }
 
-impl Chain {
-    fn arguments(&self, f: &mut Frame<'_>) -> R<Vec<Evaluated>> {
-        self.links
-            .iter()
-            .map(|link| {
-                Ok(match link {
-                    Link::Property { .. } => Evaluated::None,
-                    Link::Index { index, .. } => Evaluated::Index(index(f)?),
-                    Link::Method { args, .. } => {
-                        Evaluated::Args(args.iter().map(|a| a(f)).collect::<R<_>>()?)
-                    }
-                })
+/// The argument values of each link, in order.
+fn arguments(links: &[Link], f: &mut Frame<'_>) -> R<Vec<Evaluated>> {
+    links
+        .iter()
+        .map(|link| {
+            Ok(match link {
+                Link::Property { .. } => Evaluated::None,
+                Link::Index { index, .. } => Evaluated::Index(index(f)?),
+                Link::Method { args, .. } => {
+                    Evaluated::Args(args.iter().map(|a| a(f)).collect::<R<_>>()?)
+                }
             })
-            .collect()
-    }
+        })
+        .collect()
+}
 
-    /// The chain's value.
+/// The value of `links` walked from the local variable in `slot`, lent to the walk (which needs
+/// the frame for Rhai's calls) and put back.
+fn walk_local(f: &mut Frame<'_>, slot: usize, links: &[Link]) -> R<Dynamic> {
+    let mut values = arguments(links, f)?;
+    let at = f.base + slot;
+    let mut owned = std::mem::take(&mut f.stack[at]);
+    let result = walk(f, &mut owned, links, &mut values, &mut |_, v| Ok(v.clone()));
+    super::put_back(&mut f.stack[at], owned);
+    result
+}
+
+impl Chain {
+    /// The chain's value, by the walk (`One` takes the common shapes).
     pub(crate) fn get(&self, f: &mut Frame<'_>) -> R<Dynamic> {
-        // The common shapes, without the walk's lists: `game.phase`, `game.set("x", v)`.
-        if let (Root::Local(slot), [link]) = (&self.root, &self.links[..]) {
-            match link {
-                // A map's method may be a function pointer it holds: the walk looks.
-                Link::Method {
-                    site,
-                    args,
-                    lent,
-                    event: Some(event),
-                    pos,
-                    ..
-                } if !f.slot(*slot).is_map() => {
-                    return event.call(f, f.base + slot, site, args, lent, *pos);
-                }
-                Link::Method {
-                    site,
-                    args,
-                    lent,
-                    literal,
-                    pos,
-                    ..
-                } if args.len() <= 3 && !f.slot(*slot).is_map() => {
-                    let pos = *pos;
-                    let literal = literal.as_ref();
-                    let at = f.base + slot;
-                    let (target, result, entry) = match args.len() {
-                        0 => {
-                            let mut target = std::mem::take(&mut f.stack[at]);
-                            let result = site.call(f, &mut [&mut target], pos);
-                            (target, result, false)
-                        }
-                        1 => lend!(f, at, site, args, lent, literal, pos, [a: 0]),
-                        2 => lend!(f, at, site, args, lent, literal, pos, [a: 0, b: 1]),
-                        _ => lend!(f, at, site, args, lent, literal, pos, [a: 0, b: 1, c: 2]),
-                    };
-                    if entry {
-                        super::put_back(&mut f.stack[at], target);
-                        return result;
-                    }
-                    return put_receiver_back(f, at, target, result, pos);
-                }
-                Link::Property {
-                    key, getter, pos, ..
-                } => {
-                    let at = f.base + slot;
-                    // A map's entry (`params.chance`), `()` when it has none.
-                    // `is_map` first: on a kernel value `as_map_ref` is two dynamic type checks.
-                    if f.stack[at].is_map()
-                        && let Ok(map) = f.stack[at].as_map_ref()
-                    {
-                        return Ok(map.get(key.as_str()).cloned().unwrap_or(Dynamic::UNIT));
-                    }
-                    let mut target = std::mem::take(&mut f.stack[at]);
-                    let result = getter.call(f, &mut [&mut target], *pos);
-                    super::put_back(&mut f.stack[at], target);
-                    return result;
-                }
-                _ => {}
+        match &self.root {
+            Root::Local(slot) => walk_local(f, *slot, &self.links),
+            Root::Value(e) => {
+                let mut values = arguments(&self.links, f)?;
+                let mut owned = e(f)?;
+                walk(f, &mut owned, &self.links, &mut values, &mut |_, v| {
+                    Ok(v.clone())
+                })
             }
         }
-        let mut values = self.arguments(f)?;
-        let mut take = |_: &mut Frame<'_>, v: &mut Dynamic| Ok(v.clone());
-        match &self.root {
-            Root::Local(slot) => {
-                let at = f.base + slot;
-                // The walk needs the frame for Rhai's calls: lend it the variable.
-                let mut owned = std::mem::take(&mut f.stack[at]);
-                let result = walk(f, &mut owned, &self.links, &mut values, &mut take);
-                super::put_back(&mut f.stack[at], owned);
-                result
+    }
+
+    /// The chain as a compiled expression: the common shapes on a local variable
+    /// (`game.phase`, `game.set("x", v)`, `game.broadcast("e", #{…})`) each get their own
+    /// code, with the link kept in the expression itself; the rest walk.
+    pub(crate) fn into_eval(self) -> Eval {
+        let Chain { root, links } = self;
+        let (slot, link) = match (root, <[Link; 1]>::try_from(links)) {
+            (Root::Local(slot), Ok([link])) => (slot, link),
+            (root, Ok(one)) => {
+                let chain = Chain {
+                    root,
+                    links: one.into(),
+                };
+                return Box::new(move |f| chain.get(f));
             }
-            Root::Value(e) => {
-                let mut owned = e(f)?;
-                walk(f, &mut owned, &self.links, &mut values, &mut take)
+            (root, Err(links)) => {
+                let chain = Chain { root, links };
+                return Box::new(move |f| chain.get(f));
+            }
+        };
+        let one = One { slot, link };
+        match &one.link {
+            Link::Method { event: Some(_), .. } => Box::new(move |f| one.event(f)),
+            Link::Method { args, .. } => match args.len() {
+                0 => Box::new(move |f| one.method0(f)),
+                1 => Box::new(move |f| one.method1(f)),
+                2 => Box::new(move |f| one.method2(f)),
+                3 => Box::new(move |f| one.method3(f)),
+                _ => Box::new(move |f| walk_local(f, one.slot, std::slice::from_ref(&one.link))),
+            },
+            Link::Property { .. } => Box::new(move |f| one.property(f)),
+            Link::Index { .. } => {
+                Box::new(move |f| walk_local(f, one.slot, std::slice::from_ref(&one.link)))
             }
         }
     }
@@ -576,7 +558,7 @@ impl Chain {
         let Root::Local(slot) = self.root else {
             unreachable!("assignments are compiled for local roots only")
         };
-        let mut values = self.arguments(f)?;
+        let mut values = arguments(&self.links, f)?;
         let (last, init) = self.links.split_last().expect("a chain has links");
         let (last_value, init_values) = values.split_last_mut().expect("one value a link");
         let last_value = std::mem::replace(last_value, Evaluated::None);
@@ -590,6 +572,112 @@ impl Chain {
         let result = walk(f, &mut owned, init, init_values, &mut set);
         super::put_back(&mut f.stack[at], owned);
         result.map(drop)
+    }
+}
+
+/// A chain of one link on a local variable, the common shape (`game.phase`,
+/// `game.set("x", v)`): its link kept in the compiled expression itself, and each kind of link
+/// (and each method's arity) with code of its own.
+struct One {
+    slot: usize,
+    link: Link,
+}
+
+/// `One::method<N>`: a method call with N arguments on the local variable; on a map (whose
+/// method may be a function pointer it holds) the walk looks.
+macro_rules! one_method {
+    ($name:ident, [$($v:ident: $i:tt),*]) => {
+        fn $name(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+            let Link::Method {
+                site,
+                args,
+                lent,
+                literal,
+                pos,
+                ..
+            } = &self.link
+            else {
+                unreachable!("compiled for a method link")
+            };
+            if f.slot(self.slot).is_map() {
+                return self.walk(f);
+            }
+            let pos = *pos;
+            let literal = literal.as_ref();
+            let at = f.base + self.slot;
+            let (target, result, entry) = lend!(f, at, site, args, lent, literal, pos, [$($v: $i),*]);
+            if entry {
+                super::put_back(&mut f.stack[at], target);
+                return result;
+            }
+            put_receiver_back(f, at, target, result, pos)
+        }
+    };
+}
+
+impl One {
+    /// The general way, by the walk.
+    #[cold]
+    fn walk(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        walk_local(f, self.slot, std::slice::from_ref(&self.link))
+    }
+
+    /// An event call with a map literal (`events::EventCall`).
+    fn event(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        let Link::Method {
+            site,
+            args,
+            lent,
+            event: Some(event),
+            pos,
+            ..
+        } = &self.link
+        else {
+            unreachable!("compiled for an event call")
+        };
+        if f.slot(self.slot).is_map() {
+            return self.walk(f);
+        }
+        event.call(f, f.base + self.slot, site, args, lent, *pos)
+    }
+
+    /// A method call without arguments.
+    fn method0(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        let Link::Method { site, pos, .. } = &self.link else {
+            unreachable!("compiled for a method link")
+        };
+        if f.slot(self.slot).is_map() {
+            return self.walk(f);
+        }
+        let at = f.base + self.slot;
+        let mut target = std::mem::take(&mut f.stack[at]);
+        let result = site.call(f, &mut [&mut target], *pos);
+        put_receiver_back(f, at, target, result, *pos)
+    }
+
+    one_method!(method1, [a: 0]);
+    one_method!(method2, [a: 0, b: 1]);
+    one_method!(method3, [a: 0, b: 1, c: 2]);
+
+    /// `.name`: a map's entry (`params.chance`, `()` when it has none), or the getter's value.
+    fn property(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        let Link::Property {
+            key, getter, pos, ..
+        } = &self.link
+        else {
+            unreachable!("compiled for a property link")
+        };
+        let at = f.base + self.slot;
+        // `is_map` first: on a kernel value `as_map_ref` is two dynamic type checks.
+        if f.stack[at].is_map()
+            && let Ok(map) = f.stack[at].as_map_ref()
+        {
+            return Ok(map.get(key.as_str()).cloned().unwrap_or(Dynamic::UNIT));
+        }
+        let mut target = std::mem::take(&mut f.stack[at]);
+        let result = getter.call(f, &mut [&mut target], *pos);
+        super::put_back(&mut f.stack[at], target);
+        result
     }
 }
 
