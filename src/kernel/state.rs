@@ -110,12 +110,14 @@ pub struct GameState {
     pub timers: Vec<Timer>,
     pub(super) timer_seq: u64,
     /// The game's seeded generator: shuffles and every random choice of the rules. Seeded from
-    /// `Game::new`'s seed, so the same seed and actions replay the same game.
-    pub rng: ChaCha8Rng,
+    /// `Game::new`'s seed, so the same seed and actions replay the same game. Boxed, as is
+    /// `id_rng`: each is some 300 bytes, and a game is moved whole twice a hook call (lent to
+    /// the script and back).
+    pub rng: Box<ChaCha8Rng>,
     /// Public card ids come from their own generator, so that ids say nothing about the deal;
     /// a host keys it with a secret (`Game::with_id_key`).
     #[serde(default = "unkeyed_ids")]
-    pub id_rng: ChaCha8Rng,
+    pub id_rng: Box<ChaCha8Rng>,
     /// The most slots a hand may have (the variant's `max_hand_slots`).
     #[serde(default = "default_hand_slots")]
     pub max_hand_slots: u16,
@@ -234,8 +236,8 @@ impl GameState {
             clock: 0,
             timers: Vec::new(),
             timer_seq: 0,
-            rng,
-            id_rng,
+            rng: Box::new(rng),
+            id_rng: Box::new(id_rng),
             max_hand_slots,
             house: Arc::new(house),
             game_vars: table.game_vars.iter().map(|v| v.1.clone()).collect(),
@@ -261,8 +263,8 @@ impl GameState {
             clock: 0,
             timers: Vec::new(),
             timer_seq: 0,
-            rng: ChaCha8Rng::seed_from_u64(0),
-            id_rng: ChaCha8Rng::seed_from_u64(0),
+            rng: Box::new(ChaCha8Rng::seed_from_u64(0)),
+            id_rng: Box::new(ChaCha8Rng::seed_from_u64(0)),
             max_hand_slots: 0,
             house: Arc::default(),
             game_vars: Vec::new(),
@@ -530,7 +532,7 @@ impl GameState {
     /// Shuffle cards that are going face down into `pile`: everyone forgets them, and they get
     /// new public ids.
     fn shuffle_face_down(&mut self, cards: &mut [CardIdx], pile: PileId) {
-        cards.shuffle(&mut self.rng);
+        cards.shuffle(&mut *self.rng);
         let ids = self.fresh_ids(cards.len());
         for (&card, id) in cards.iter().zip(ids) {
             let c = &mut self.cards[card.0 as usize];
@@ -595,8 +597,8 @@ impl GameState {
 
     /// Give every card a new public id from a generator keyed by `key` (see `Game::with_id_key`).
     pub fn rekey_ids(&mut self, key: [u8; 32]) {
-        self.id_rng = ChaCha8Rng::from_seed(key);
-        let ids = unique_ids(&mut self.id_rng, self.cards.len());
+        *self.id_rng = ChaCha8Rng::from_seed(key);
+        let ids = unique_ids(&mut *self.id_rng, self.cards.len());
         for (card, id) in self.cards.iter_mut().zip(ids) {
             card.public_id = id;
         }
@@ -747,8 +749,8 @@ impl GameState {
 }
 
 /// For games saved before ids had their own generator.
-fn unkeyed_ids() -> ChaCha8Rng {
-    id_generator(0)
+fn unkeyed_ids() -> Box<ChaCha8Rng> {
+    Box::new(id_generator(0))
 }
 
 fn default_hand_slots() -> u16 {
