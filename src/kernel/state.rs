@@ -598,7 +598,7 @@ impl GameState {
     /// Give every card a new public id from a generator keyed by `key` (see `Game::with_id_key`).
     pub fn rekey_ids(&mut self, key: [u8; 32]) {
         *self.id_rng = ChaCha8Rng::from_seed(key);
-        let ids = unique_ids(&mut *self.id_rng, self.cards.len());
+        let ids = unique_ids(&mut self.id_rng, self.cards.len());
         for (card, id) in self.cards.iter_mut().zip(ids) {
             card.public_id = id;
         }

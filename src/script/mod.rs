@@ -255,8 +255,8 @@ impl Variant {
         compiled: Option<compiled::FnId>,
         args: [Dynamic; N],
     ) -> Result<Dynamic, RuleError> {
-        let lent = Lent::new(game);
-        let handle = Dynamic::from(lent.handle.clone());
+        let mut lent = Lent::new(game);
+        let handle = lent.value();
         let compiled = match self.engine_kind {
             EngineKind::Compiled => compiled,
             EngineKind::Interpreted => None,
@@ -266,16 +266,17 @@ impl Variant {
                 if let Some(id) = compiled {
                     // Straight onto the compiled call's stack, with no list made for them.
                     let args = std::iter::once(handle).chain(args);
-                    return self
-                        .program
-                        .call_compiled(&self.engine, &COMPILED_LIMITS, id, hook, args)
-                        .map_err(|e| *e);
+                    let (result, back) =
+                        self.program
+                            .call_hook(&self.engine, &COMPILED_LIMITS, id, hook, args);
+                    return (result.map_err(|e| *e), back);
                 }
                 let mut all = Vec::with_capacity(N + 1);
                 all.push(handle);
                 all.extend(args);
                 let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-                self.engine
+                let result = self
+                    .engine
                     .call_fn_with_options::<Dynamic>(
                         options,
                         &mut Scope::new(),
@@ -283,9 +284,16 @@ impl Variant {
                         hook,
                         all,
                     )
-                    .map_err(|e| *e)
+                    .map_err(|e| *e);
+                (result, None)
             })
         }));
+        let result = result.map(|(result, back)| {
+            if let Some(back) = back {
+                lent.keep_value(back);
+            }
+            result
+        });
         drop(lent);
         match result {
             Ok(result) => result.map_err(|e| self.rule_error(e, hook)),
@@ -332,32 +340,63 @@ impl Variant {
 struct Lent<'a> {
     game: &'a mut Game,
     handle: GameHandle,
+    /// The handle as a script value, when the last call on this thread gave it back unchanged:
+    /// made again, it is three allocations.
+    value: Option<Dynamic>,
 }
 
 thread_local! {
     /// A handle no script holds any more, kept for the next call on this thread: lending a game
-    /// then allocates nothing (the handle holds an empty game between calls).
-    static SPARE_HANDLE: std::cell::RefCell<Option<GameHandle>> = const { std::cell::RefCell::new(None) };
+    /// then allocates nothing (the handle holds an empty game between calls). With it, its
+    /// script value when a call gave that back (see `Lent::value`).
+    static SPARE_HANDLE: std::cell::RefCell<Option<(GameHandle, Option<Dynamic>)>> = const { std::cell::RefCell::new(None) };
 }
 
 impl<'a> Lent<'a> {
     /// Move the game into a shared handle (its place keeps the handle's empty game).
     fn new(game: &'a mut Game) -> Lent<'a> {
-        let handle = SPARE_HANDLE
+        let (handle, value) = SPARE_HANDLE
             .with(|spare| spare.borrow_mut().take())
-            .unwrap_or_else(|| GameHandle(Arc::new(Mutex::new(Game::default()))));
+            .unwrap_or_else(|| (GameHandle(Arc::new(Mutex::new(Game::default()))), None));
         std::mem::swap(game, &mut *handle.lock());
-        Lent { game, handle }
+        Lent {
+            game,
+            handle,
+            value,
+        }
+    }
+
+    /// The handle as a script value, for the call's first argument.
+    fn value(&mut self) -> Dynamic {
+        self.value
+            .take()
+            .unwrap_or_else(|| Dynamic::from(self.handle.clone()))
+    }
+
+    /// Keep `value`, which a call gave back, for the next call, when it is this handle still as
+    /// made (untagged, writable).
+    fn keep_value(&mut self, value: Dynamic) {
+        let same = value.tag() == 0
+            && !value.is_read_only()
+            && value
+                .read_lock::<GameHandle>()
+                .is_some_and(|h| Arc::ptr_eq(&h.0, &self.handle.0));
+        if same {
+            self.value = Some(value);
+        }
     }
 }
 
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
         std::mem::swap(self.game, &mut *self.handle.lock());
-        // Kept only when nothing else holds it, so no script value can reach the next game.
-        if Arc::strong_count(&self.handle.0) == 1 {
+        // Kept only when nothing else holds it (the kept value holds one count), so no script
+        // value can reach the next game.
+        let held = 1 + usize::from(self.value.is_some());
+        if Arc::strong_count(&self.handle.0) == held {
             let handle = self.handle.clone();
-            SPARE_HANDLE.with(|spare| *spare.borrow_mut() = Some(handle));
+            let value = self.value.take();
+            SPARE_HANDLE.with(|spare| *spare.borrow_mut() = Some((handle, value)));
         }
     }
 }

@@ -111,7 +111,7 @@ impl LiteralName {
     }
 
     /// The name as an entry of `kind` sees it.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn name(&self, kind: NameKind) -> Name<'_> {
         Name {
             text: self.text.as_str(),

@@ -82,7 +82,7 @@ impl Literal {
     }
 
     /// The name as the entry's body sees it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn name(&self) -> Name<'_> {
         self.name.name(self.named.kind)
     }
@@ -541,9 +541,7 @@ impl Chain {
                 _ => Box::new(move |f| walk_local(f, one.slot, std::slice::from_ref(&one.link))),
             },
             Link::Property { .. } => Box::new(move |f| one.property(f)),
-            Link::Index { .. } => {
-                Box::new(move |f| walk_local(f, one.slot, std::slice::from_ref(&one.link)))
-            }
+            Link::Index { .. } => Box::new(move |f| one.index(f)),
         }
     }
 
@@ -658,6 +656,45 @@ impl One {
     one_method!(method1, [a: 0]);
     one_method!(method2, [a: 0, b: 1]);
     one_method!(method3, [a: 0, b: 1, c: 2]);
+
+    /// `[index]`: an array's item or a map's entry read in place; other values by the walk,
+    /// given the index already evaluated.
+    fn index(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        let Link::Index { index, pos, .. } = &self.link else {
+            unreachable!("compiled for an index link")
+        };
+        let idx = index(f)?;
+        let at = f.base + self.slot;
+        let target = &f.stack[at];
+        if target.is_array() {
+            let i = ops::index_int(&idx, *pos)?;
+            let array = target.as_array_ref().expect("an array");
+            let len = array.len();
+            return match position(len, i) {
+                Some(k) => Ok(array[k].clone()),
+                None => Err(EvalAltResult::ErrorArrayBounds(len, i, *pos).into()),
+            };
+        }
+        if target.is_map() {
+            let Some(key) = idx.read_lock::<ImmutableString>() else {
+                return Err(mismatch("string", idx.type_name(), *pos));
+            };
+            let map = target.as_map_ref().expect("a map");
+            // A missing entry reads as `()`.
+            return Ok(map.get(key.as_str()).cloned().unwrap_or(Dynamic::UNIT));
+        }
+        let mut values = [Evaluated::Index(idx)];
+        let mut owned = std::mem::take(&mut f.stack[at]);
+        let result = walk(
+            f,
+            &mut owned,
+            std::slice::from_ref(&self.link),
+            &mut values,
+            &mut |_, v| Ok(v.clone()),
+        );
+        super::put_back(&mut f.stack[at], owned);
+        result
+    }
 
     /// `.name`: a map's entry (`params.chance`, `()` when it has none), or the getter's value.
     fn property(&self, f: &mut Frame<'_>) -> R<Dynamic> {

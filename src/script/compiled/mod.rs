@@ -118,7 +118,7 @@ impl<'a> Frame<'a> {
     }
 
     /// Count one operation (a call, a loop round) against the limit and the time limit.
-    #[inline]
+    #[inline(always)]
     fn tick(&mut self, pos: Position) -> R<()> {
         self.operations += 1;
         if self.operations > self.limits.max_operations {
@@ -373,6 +373,28 @@ impl Program {
         self.run(engine, limits, id, name, args, None).0
     }
 
+    /// `call_compiled` of a hook, whose first argument is the game's handle: when the function
+    /// keeps that parameter as given (no method changes a handle), the argument comes back
+    /// beside the result, for the next call to use again.
+    pub(crate) fn call_hook(
+        &self,
+        engine: &Engine,
+        limits: &Limits,
+        id: FnId,
+        name: &str,
+        args: impl IntoIterator<Item = Dynamic>,
+    ) -> (R<Dynamic>, Option<Dynamic>) {
+        let keeps = self.fns[id]
+            .as_ref()
+            .is_some_and(|f| f.uses.lends(0, || true));
+        if keeps {
+            let (result, back) = self.run(engine, limits, id, name, args, Some(0));
+            (result, Some(back))
+        } else {
+            (self.run(engine, limits, id, name, args, None).0, None)
+        }
+    }
+
     /// Whether function `id` leaves its parameter `i` as given, whatever the value (never
     /// assigned, no method called on it): a caller may lend it that argument.
     pub(crate) fn lends(&self, id: FnId, i: usize) -> bool {
@@ -433,6 +455,7 @@ impl Program {
         };
         let result = match lent {
             // `lends` is false past the 64th parameter.
+            Some(0) => frame.call_compiled_lending(id, args_at, Position::NONE, &[Some(0)], 1),
             Some(i) => {
                 let mut from = vec![None; i + 1];
                 from[i] = Some(0);
