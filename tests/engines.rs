@@ -148,6 +148,8 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
         ("pget_unknown", "`nope` is not a player variable"),
         ("pset_unknown", "`nope` is not a player variable"),
         ("pget_not_a_player", "not with (Game, i64,"),
+        ("chain_unknown", "`nope` is not a player variable"),
+        ("chain_not_a_player", "not with (Game, i64,"),
         ("pile_unknown", "`nowhere` is not a pile"),
         ("phase_unknown", "`nowhere` is not a phase"),
         ("house_unknown", "`nope` is not a house rule"),
@@ -183,6 +185,8 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
     // The rest succeed, with their events' fields in key order.
     for name in [
         "names_known",
+        "chain_known",
+        "chain_on_a_map",
         "event_with_lists",
         "event_with_nested_locals",
         "event_in_key_order",

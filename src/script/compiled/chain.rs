@@ -882,7 +882,9 @@ fn walk(
             let mut next = getter.call(f, &mut [target], *pos)?;
             walk(f, &mut next, links, values, reached)
         }
-        Link::Method { site, pos, .. } => {
+        Link::Method {
+            site, pos, literal, ..
+        } => {
             let Evaluated::Args(mut args) = std::mem::replace(value, Evaluated::None) else {
                 unreachable!("a method link has its arguments")
             };
@@ -890,6 +892,13 @@ fn walk(
                 let name = site.name().clone();
                 let mut next = f.call_object_method(&fn_ptr, &name, target, args, *pos)?;
                 ops::check_size_of(f.engine, target, *pos)?;
+                return walk(f, &mut next, links, values, reached);
+            }
+            if let Some(l) = literal
+                && let Some(result) = call_literal(l, target, &mut args)
+            {
+                // A kernel entry: it never changes its receiver.
+                let mut next = result.map_err(|e| super::fill_position(e, *pos))?;
                 return walk(f, &mut next, links, values, reached);
             }
             let mut next = match args.len() {
@@ -943,6 +952,43 @@ fn walk(
             walk(f, &mut next, links, values, reached)
         }
     }
+}
+
+/// A method link's one entry with its literal name resolved, when it takes the arguments (then
+/// it is the entry Rhai's dispatch picks); `None` leaves the arguments as they were, for the
+/// general way. `args` are the arguments after the receiver, the name among them as evaluated.
+fn call_literal(l: &Literal, target: &mut Dynamic, args: &mut [Dynamic]) -> Option<R<Dynamic>> {
+    let i = l.index();
+    if i >= args.len() {
+        return None;
+    }
+    // The entry finds `()` in the name's place.
+    let name = std::mem::take(&mut args[i]);
+    let result = match args {
+        [a] => named_call(l, &mut [target, a]),
+        [a, b] => named_call(l, &mut [target, a, b]),
+        [a, b, c] => named_call(l, &mut [target, a, b, c]),
+        _ => None,
+    };
+    if result.is_none() {
+        args[i] = name;
+    }
+    result
+}
+
+/// `l`'s entry on `args`, if it takes them (an entry that takes its arguments in place says so
+/// itself; another is asked first, as it may consume them).
+fn named_call(l: &Literal, args: &mut [&mut Dynamic]) -> Option<R<Dynamic>> {
+    if l.named.in_place {
+        return (l.named.call)(args, l.name());
+    }
+    if !l.native.admits_except(args, l.named.arg) {
+        return None;
+    }
+    Some(
+        (l.named.call)(args, l.name())
+            .unwrap_or_else(|| Err(super::super::natives::wrong_args(l.native.name))),
+    )
 }
 
 /// The function pointer a map holds under a method's name (Rhai calls it for `map.name(…)`).
