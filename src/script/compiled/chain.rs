@@ -604,7 +604,7 @@ macro_rules! one_method {
             let literal = literal.as_ref();
             let at = f.base + self.slot;
             let (target, result, entry) = lend!(f, at, site, args, lent, literal, pos, [$($v: $i),*]);
-            if entry {
+            if entry || site.keeps_receiver() {
                 super::put_back(&mut f.stack[at], target);
                 return result;
             }
@@ -650,6 +650,10 @@ impl One {
         let at = f.base + self.slot;
         let mut target = std::mem::take(&mut f.stack[at]);
         let result = site.call(f, &mut [&mut target], *pos);
+        if site.keeps_receiver() {
+            super::put_back(&mut f.stack[at], target);
+            return result;
+        }
         put_receiver_back(f, at, target, result, *pos)
     }
 

@@ -23,6 +23,9 @@ pub(crate) struct Site {
     /// Whether every entry takes two values of one type (`==` of two cards): then no entry
     /// takes two values of unlike types, and Rhai's built-in rule decides them.
     same_typed: bool,
+    /// Whether no function of its name changes the value it is called on (`len`, `is_empty`,
+    /// `contains`: the kernel's entries never do, nor do the standard library's).
+    keeps_receiver: bool,
 }
 
 /// The operators done in place on built-in types.
@@ -96,7 +99,15 @@ impl Site {
             in_place_only,
             any,
             same_typed,
+            keeps_receiver: matches!(name, "len" | "is_empty" | "contains"),
         }
+    }
+
+    /// Whether no function of its name changes the value it is called on: then a receiver
+    /// goes back to its slot without a size check.
+    #[inline]
+    pub(crate) fn keeps_receiver(&self) -> bool {
+        self.keeps_receiver
     }
 
     /// The one table entry of its name and arity, when there is exactly one (then Rhai's
