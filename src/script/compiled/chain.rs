@@ -515,21 +515,10 @@ impl Chain {
     /// (`game.phase`, `game.set("x", v)`, `game.broadcast("e", #{…})`) each get their own
     /// code, with the link kept in the expression itself; the rest walk.
     pub(crate) fn into_eval(self) -> Eval {
-        let Chain { root, links } = self;
-        let (slot, link) = match (root, <[Link; 1]>::try_from(links)) {
-            (Root::Local(slot), Ok([link])) => (slot, link),
-            (root, Ok(one)) => {
-                let chain = Chain {
-                    root,
-                    links: one.into(),
-                };
-                return Box::new(move |f| chain.get(f));
-            }
-            (root, Err(links)) => {
-                let chain = Chain { root, links };
-                return Box::new(move |f| chain.get(f));
-            }
+        let (&Root::Local(slot), 1) = (&self.root, self.links.len()) else {
+            return Box::new(move |f| self.get(f));
         };
+        let link = self.links.into_iter().next().expect("one link");
         let one = One { slot, link };
         match &one.link {
             Link::Method { event: Some(_), .. } => Box::new(move |f| one.event(f)),
