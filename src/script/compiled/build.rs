@@ -701,11 +701,17 @@ impl<'a> Compiler<'a> {
         self.table
     }
 
-    /// Whether a method name is one of the scripts' own functions (called as `x.f()`, which
-    /// binds `this`: not compiled).
+    /// Whether `name` with `arity` parameters is one of the scripts' own functions.
     pub(super) fn is_script_fn(&self, name: &str, arity: usize) -> bool {
         let key = (ImmutableString::from(name), arity);
         self.own_fn(&key).is_some()
+    }
+
+    /// Whether the method call `x.name(…)` with `args` arguments may call a script function:
+    /// one of `args` parameters (Rhai binds `x` to its `this`, and tries it first) or one of
+    /// `args + 1` (`x` its first argument).
+    pub(super) fn is_script_method(&self, name: &str, args: usize) -> bool {
+        self.is_script_fn(name, args) || self.is_script_fn(name, args + 1)
     }
 
     /// A function the unqualified call `key` names: the module's own, then the entry script's.

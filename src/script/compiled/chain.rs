@@ -149,7 +149,7 @@ impl ItemsSource {
             Expr::Property(p, pos) => (Site::new(c.natives(), &(p.0).0, 1), &[][..], *pos),
             Expr::MethodCall(call, pos) if call.args.len() <= 2 => {
                 let arity = call.args.len() + 1;
-                if c.is_script_fn(&call.name, arity) {
+                if c.is_script_method(&call.name, call.args.len()) {
                     return Ok(None);
                 }
                 (
@@ -325,7 +325,7 @@ fn link(c: &mut Compiler<'_>, kind: Kind, op_pos: Position, e: &Expr) -> Result<
                     pos.line().unwrap_or(0)
                 ));
             }
-            if c.is_script_fn(&call.name, arity) {
+            if c.is_script_method(&call.name, call.args.len()) {
                 return Err(format!(
                     "the method call `.{}(…)` of a script function is not compiled (line {})",
                     call.name,
