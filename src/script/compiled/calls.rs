@@ -3,7 +3,7 @@
 //! variable itself, and locals lent to script functions that keep them as given.
 
 use super::ops::{self, Site};
-use super::params::ParamUse;
+use super::params::{Methods, ParamUse};
 use super::{Eval, FnId, Frame, R};
 use rhai::{Dynamic, Position};
 
@@ -46,7 +46,7 @@ pub(super) fn lending_script_call(
     Box::new(move |f| {
         let mut lent_now = 0u64;
         for &(i, slot) in &lendable {
-            if uses.lends(i, || opaque(f.slot_ref(slot))) {
+            if uses.lends(i, || methods_on(f.slot_ref(slot))) {
                 lent_now |= 1 << i;
             }
         }
@@ -90,17 +90,25 @@ fn push_arguments(f: &mut Frame<'_>, args: &[Eval], later: impl Fn(usize) -> boo
     Ok(at)
 }
 
-/// Whether no method can change the value: the game, a bot's view, a card, a player (the API's
-/// entries never change their first argument, and the standard library has none for them but
-/// `take` and `set_tag`, which `ParamUse::kept` rules out).
-fn opaque(value: &Dynamic) -> bool {
+/// What methods could do to the value. None changes the game, a bot's view, a card or a player
+/// (the API's entries never change their first argument, and the standard library has none for
+/// them but `take` and `set_tag`, which `ParamUse::kept` rules out). A map's entry may be a
+/// function pointer called as a method, with the map as its `this`.
+fn methods_on(value: &Dynamic) -> Methods {
     use super::super::api::{Card, GameHandle, Player};
     use std::any::TypeId;
     let t = value.type_id();
-    t == TypeId::of::<GameHandle>()
+    if t == TypeId::of::<GameHandle>()
         || t == TypeId::of::<Card>()
         || t == TypeId::of::<Player>()
         || t == TypeId::of::<super::super::bots::BotView>()
+    {
+        Methods::ChangeNothing
+    } else if value.is_map() {
+        Methods::Any
+    } else {
+        Methods::OfTheirName
+    }
 }
 
 /// A native call `f(x, …)` whose first argument is the local variable `x`, passed by reference

@@ -386,7 +386,7 @@ impl Program {
     ) -> (R<Dynamic>, Option<Dynamic>) {
         let keeps = self.fns[id]
             .as_ref()
-            .is_some_and(|f| f.uses.lends(0, || true));
+            .is_some_and(|f| f.uses.lends(0, || params::Methods::ChangeNothing));
         if keeps {
             let (result, back) = self.run(engine, limits, id, name, args, Some(0));
             (result, Some(back))
@@ -400,7 +400,7 @@ impl Program {
     pub(crate) fn lends(&self, id: FnId, i: usize) -> bool {
         self.fns[id]
             .as_ref()
-            .is_some_and(|f| f.uses.lends(i, || false))
+            .is_some_and(|f| f.uses.lends(i, || params::Methods::Any))
     }
 
     /// `call_compiled` with argument `lent` lent (see `lends`): it comes back as it was given,

@@ -15,19 +15,44 @@ pub(crate) struct ParamUse {
     /// maps and strings may change them. (A method of the game, a view, a card or a player never
     /// changes it: the API's entries leave their first argument as it is.)
     pub(crate) no_methods: u64,
+    /// No method called on it or inside it but `p.len()`, `p.is_empty()` and `p.contains(x)`
+    /// on the parameter itself, which change no value but a map (whose entry of that name may be
+    /// a function pointer, called with the map as its `this`).
+    pub(crate) reads_only: u64,
+}
+
+/// What the methods a function calls on a value could do to it, as far as lending it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Methods {
+    /// None changes it: the game, a bot's view, a card, a player.
+    ChangeNothing,
+    /// Only a method that changes values changes it: any value but a map.
+    OfTheirName,
+    /// Any method may: a map, or a value not known.
+    Any,
 }
 
 impl ParamUse {
-    /// Whether argument `i` may be lent, given its value.
+    /// Whether argument `i` may be lent, given what methods could do to its value.
     #[inline]
-    pub(crate) fn lends(&self, i: usize, value_is_opaque: impl FnOnce() -> bool) -> bool {
+    pub(crate) fn lends(&self, i: usize, value: impl FnOnce() -> Methods) -> bool {
         let bit = 1u64.checked_shl(i as u32).unwrap_or(0);
-        self.kept & bit != 0 && (self.no_methods & bit != 0 || value_is_opaque())
+        self.kept & bit != 0
+            && (self.no_methods & bit != 0
+                || match value() {
+                    Methods::ChangeNothing => true,
+                    Methods::OfTheirName => self.reads_only & bit != 0,
+                    Methods::Any => false,
+                })
     }
 }
 
 /// Methods of the standard library that change any value they are called on.
 const CHANGES_ANY_VALUE: [&str; 2] = ["take", "set_tag"];
+
+/// Methods that change no value but a map (see `ParamUse::reads_only`); the same as
+/// `ops::Site::keeps_receiver`'s.
+const READS_ONLY: [&str; 3] = ["len", "is_empty", "contains"];
 
 /// How `def` uses its parameters; `is_script_call` tells a call of a script function (which gets
 /// copies of its arguments) from a native one.
@@ -40,6 +65,7 @@ pub(crate) fn param_use(
     let mut uses = ParamUse {
         kept: all,
         no_methods: all,
+        reads_only: all,
     };
     let bit = |name: Option<&str>| -> u64 {
         name.and_then(|name| def.params.iter().take(n).position(|p| p.as_str() == name))
@@ -51,7 +77,7 @@ pub(crate) fn param_use(
     alone.walk(&mut |path: &[ASTNode]| {
         match path.last() {
             Some(ASTNode::Stmt(Stmt::Assignment(x))) => uses.kept &= !bit(root(&x.1.lhs)),
-            Some(ASTNode::Expr(Expr::Dot(x, ..) | Expr::Index(x, ..))) => {
+            Some(ASTNode::Expr(node @ (Expr::Dot(x, ..) | Expr::Index(x, ..)))) => {
                 let receiver = bit(root(&x.lhs));
                 if receiver != 0 {
                     let mut methods = false;
@@ -65,6 +91,14 @@ pub(crate) fn param_use(
                     });
                     if methods {
                         uses.no_methods &= !receiver;
+                        // Its methods in the arguments (`p.contains(p.pop())`) are nodes of
+                        // their own, seen by this walk too.
+                        let reads = matches!((node, &x.lhs, &x.rhs),
+                            (Expr::Dot(..), Expr::Variable(..), Expr::MethodCall(call, _))
+                                if READS_ONLY.contains(&call.name.as_str()));
+                        if !reads {
+                            uses.reads_only &= !receiver;
+                        }
                     }
                     if changing {
                         uses.kept &= !receiver;
@@ -142,14 +176,38 @@ mod tests {
     }
 
     #[test]
-    fn lending_needs_kept_and_either_no_methods_or_an_opaque_value() {
+    fn reading_methods_on_the_parameter_itself_only_read() {
+        // `len`, `is_empty` and `contains` on the parameter itself, whatever their arguments do
+        // to other values.
+        let u = uses("fn f(a, b, c) { a.len() + b.is_empty() + c.contains(a.pop()) }");
+        assert_eq!((u.kept, u.no_methods, u.reads_only), (0b111, 0, 0b110));
+        // Inside it, after another link, beside another method, or indexed by a method: not.
+        let u = uses(
+            "fn f(a, b, c, d) { a.x.len(); b[0].contains(1); c.len(); c.push(1); d[d.len()] }",
+        );
+        assert_eq!((u.kept, u.no_methods, u.reads_only), (0b1111, 0, 0));
+        // As a function call (`len(a)`), the parameter is passed itself: not kept.
+        let u = uses("fn f(a) { len(a) }");
+        assert_eq!((u.kept, u.reads_only), (0, 0b1));
+    }
+
+    #[test]
+    fn lending_needs_kept_and_no_methods_that_could_change_the_value() {
         let u = ParamUse {
-            kept: 0b011,
-            no_methods: 0b101,
+            kept: 0b0111,
+            no_methods: 0b0101,
+            reads_only: 0b0111,
         };
-        assert!(u.lends(0, || false));
-        assert!(!u.lends(1, || false) && u.lends(1, || true));
-        assert!(!u.lends(2, || true));
-        assert!(!u.lends(64, || true));
+        use Methods::*;
+        assert!(u.lends(0, || Any));
+        assert!(!u.lends(1, || Any) && u.lends(1, || OfTheirName) && u.lends(1, || ChangeNothing));
+        assert!(!u.lends(3, || ChangeNothing));
+        assert!(!u.lends(64, || ChangeNothing));
+        let u = ParamUse {
+            kept: 0b1,
+            no_methods: 0,
+            reads_only: 0,
+        };
+        assert!(!u.lends(0, || OfTheirName) && u.lends(0, || ChangeNothing));
     }
 }
