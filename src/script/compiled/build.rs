@@ -679,6 +679,18 @@ impl<'a> Compiler<'a> {
             .collect()
     }
 
+    /// When every one of `args` is a local variable or a constant: the local variables.
+    pub(super) fn local_reads(&self, args: &[Expr]) -> Option<Vec<usize>> {
+        let mut slots = Vec::new();
+        for arg in args {
+            match self.pure_read(arg)? {
+                PureRead::Local(slot) => slots.push(slot),
+                PureRead::Constant(_) => {}
+            }
+        }
+        Some(slots)
+    }
+
     /// An operand that is a local variable or a constant, read in place.
     fn pure_read(&self, e: &Expr) -> Option<PureRead> {
         Some(match e {

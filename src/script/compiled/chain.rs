@@ -41,14 +41,29 @@ enum Link {
         literal: Option<Literal>,
         /// When it is an event call with a map literal (`events::EventCall`).
         event: Option<EventCall>,
+        /// When every argument is a local variable or a constant: the local variables read.
+        reads: Option<Vec<usize>>,
         pos: Position,
     },
     /// `[index]`; `pos` is the index's, `open` the `[`'s.
     Index {
         index: Eval,
+        /// When the index is a local variable or a constant: the local variable read.
+        reads: Option<Vec<usize>>,
         pos: Position,
         open: Position,
     },
+}
+
+impl Link {
+    /// When the link's arguments are local variables and constants only: the local variables
+    /// read (none for a property).
+    fn reads(&self) -> Option<&[usize]> {
+        match self {
+            Link::Property { .. } => Some(&[]),
+            Link::Method { reads, .. } | Link::Index { reads, .. } => reads.as_deref(),
+        }
+    }
 }
 
 /// A literal name argument of a call site whose one entry takes a name.
@@ -96,6 +111,12 @@ impl Literal {
 pub(crate) struct Chain {
     pub(crate) root: Root,
     links: Vec<Link>,
+    /// A chain on a local variable whose first link is a method call and whose other links'
+    /// arguments are constants and other local variables (`game.pget(p, "cards").contains(c)`):
+    /// the first call is made as a one-link chain's, and the rest walked on its value. Rhai
+    /// evaluates every link's arguments before the first call; here the rest are read after it,
+    /// which reads the same values, since no call changes a local variable but its receiver.
+    first_then_walk: bool,
 }
 
 /// The argument values of one link, evaluated before the walk.
@@ -249,22 +270,45 @@ pub(super) fn compile(c: &mut Compiler<'_>, e: &Expr) -> Result<Chain, String> {
     };
     let mut links = Vec::new();
     continuation(c, kind, *flags, op_pos, &x.rhs, &mut links)?;
-    // Only `x.method(args)` on a local `x` lends its arguments, and never `x` itself (it is
-    // lent as the first argument already).
+    let first_then_walk = match (&root, &links[..]) {
+        (
+            Root::Local(slot),
+            [
+                Link::Method {
+                    event: None, args, ..
+                },
+                rest @ ..,
+            ],
+        ) => {
+            !rest.is_empty()
+                && args.len() <= 3
+                && rest
+                    .iter()
+                    .all(|l| l.reads().is_some_and(|r| !r.contains(slot)))
+        }
+        _ => false,
+    };
+    // Only the method call on a local `x` that is made as a one-link chain's (`x.method(args)`)
+    // lends its arguments, and never `x` itself (it is lent as the first argument already).
     let receiver = match (&root, links.len()) {
         (Root::Local(slot), 1) => Some(*slot),
+        (Root::Local(slot), _) if first_then_walk => Some(*slot),
         _ => None,
     };
-    for link in &mut links {
+    for (i, link) in links.iter_mut().enumerate() {
         if let Link::Method { lent, .. } = link {
             for l in lent.iter_mut() {
-                if receiver.is_none() || *l == receiver {
+                if receiver.is_none() || i > 0 || *l == receiver {
                     *l = None;
                 }
             }
         }
     }
-    Ok(Chain { root, links })
+    Ok(Chain {
+        root,
+        links,
+        first_then_walk,
+    })
 }
 
 /// The links after a node of `kind` with `flags` at `op_pos` (its `.` or `[`), whose right-hand
@@ -303,6 +347,7 @@ fn link(c: &mut Compiler<'_>, kind: Kind, op_pos: Position, e: &Expr) -> Result<
     match (kind, e) {
         (Kind::Index, index) => Ok(Link::Index {
             index: c.expr(index)?,
+            reads: c.local_reads(std::slice::from_ref(index)),
             pos: index.start_position(),
             open: op_pos,
         }),
@@ -354,6 +399,7 @@ fn link(c: &mut Compiler<'_>, kind: Kind, op_pos: Position, e: &Expr) -> Result<
                 site,
                 args,
                 lent: c.lendable(&call.args),
+                reads: c.local_reads(&call.args),
                 pos: *pos,
             })
         }
@@ -515,6 +561,11 @@ impl Chain {
     /// (`game.phase`, `game.set("x", v)`, `game.broadcast("e", #{…})`) each get their own
     /// code, with the link kept in the expression itself; the rest walk.
     pub(crate) fn into_eval(self) -> Eval {
+        if self.first_then_walk
+            && let Root::Local(slot) = self.root
+        {
+            return first_then_walk(slot, self.links);
+        }
         let (&Root::Local(slot), 1) = (&self.root, self.links.len()) else {
             return Box::new(move |f| self.get(f));
         };
@@ -560,6 +611,29 @@ impl Chain {
         super::put_back(&mut f.stack[at], owned);
         result.map(drop)
     }
+}
+
+/// See `Chain::first_then_walk`: `links[0]` is a method call of at most three arguments.
+fn first_then_walk(slot: usize, mut links: Vec<Link>) -> Eval {
+    let first = links.remove(0);
+    let call: fn(&One, &mut Frame<'_>) -> R<Dynamic> = match &first {
+        Link::Method { args, .. } => match args.len() {
+            0 => One::method0,
+            1 => One::method1,
+            2 => One::method2,
+            _ => One::method3,
+        },
+        _ => unreachable!("the first link is a method call"),
+    };
+    let one = One { slot, link: first };
+    Box::new(move |f| {
+        let mut value = call(&one, f)?;
+        let mut values = arguments(&links, f)?;
+        // The value is the chain's own: what the walk reaches is taken, not copied.
+        walk(f, &mut value, &links, &mut values, &mut |_, v| {
+            Ok(std::mem::take(v))
+        })
+    })
 }
 
 /// A chain of one link on a local variable, the common shape (`game.phase`,
