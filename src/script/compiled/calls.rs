@@ -107,7 +107,7 @@ fn methods_on(value: &Dynamic) -> Methods {
     } else if value.is_map() {
         Methods::Any
     } else {
-        Methods::OfTheirName
+        Methods::ByName
     }
 }
 

@@ -26,8 +26,9 @@ pub(crate) struct ParamUse {
 pub(crate) enum Methods {
     /// None changes it: the game, a bot's view, a card, a player.
     ChangeNothing,
-    /// Only a method that changes values changes it: any value but a map.
-    OfTheirName,
+    /// Only a method that changes values by its name (`push`, not `len`) changes it: any value
+    /// but a map.
+    ByName,
     /// Any method may: a map, or a value not known.
     Any,
 }
@@ -41,7 +42,7 @@ impl ParamUse {
             && (self.no_methods & bit != 0
                 || match value() {
                     Methods::ChangeNothing => true,
-                    Methods::OfTheirName => self.reads_only & bit != 0,
+                    Methods::ByName => self.reads_only & bit != 0,
                     Methods::Any => false,
                 })
     }
@@ -200,7 +201,7 @@ mod tests {
         };
         use Methods::*;
         assert!(u.lends(0, || Any));
-        assert!(!u.lends(1, || Any) && u.lends(1, || OfTheirName) && u.lends(1, || ChangeNothing));
+        assert!(!u.lends(1, || Any) && u.lends(1, || ByName) && u.lends(1, || ChangeNothing));
         assert!(!u.lends(3, || ChangeNothing));
         assert!(!u.lends(64, || ChangeNothing));
         let u = ParamUse {
@@ -208,6 +209,6 @@ mod tests {
             no_methods: 0,
             reads_only: 0,
         };
-        assert!(!u.lends(0, || OfTheirName) && u.lends(0, || ChangeNothing));
+        assert!(!u.lends(0, || ByName) && u.lends(0, || ChangeNothing));
     }
 }
