@@ -28,6 +28,11 @@ pub(crate) struct Site {
     keeps_receiver: bool,
 }
 
+/// Methods that change no value they are called on (the kernel's entries never do, nor do the
+/// standard library's) but a map, whose entry of that name may be a function pointer called with
+/// the map as its `this`.
+pub(crate) const READS_ONLY: [&str; 3] = ["len", "is_empty", "contains"];
+
 /// The operators done in place on built-in types.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Op {
@@ -99,7 +104,7 @@ impl Site {
             in_place_only,
             any,
             same_typed,
-            keeps_receiver: matches!(name, "len" | "is_empty" | "contains"),
+            keeps_receiver: READS_ONLY.contains(&name),
         }
     }
 

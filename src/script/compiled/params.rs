@@ -2,6 +2,7 @@
 //! variable for the call (moved into the callee's slot, and back after) instead of a copy: the
 //! same values either way, without copying and dropping a map or a boxed card per call.
 
+use super::ops::READS_ONLY;
 use rhai::{AST, ASTNode, Expr, FnCallExpr, Module, ScriptFuncDef, Shared, Stmt};
 
 /// What a function does with its parameters, one bit a parameter (the first 64).
@@ -50,10 +51,6 @@ impl ParamUse {
 
 /// Methods of the standard library that change any value they are called on.
 const CHANGES_ANY_VALUE: [&str; 2] = ["take", "set_tag"];
-
-/// Methods that change no value but a map (see `ParamUse::reads_only`); the same as
-/// `ops::Site::keeps_receiver`'s.
-const READS_ONLY: [&str; 3] = ["len", "is_empty", "contains"];
 
 /// How `def` uses its parameters; `is_script_call` tells a call of a script function (which gets
 /// copies of its arguments) from a native one.
