@@ -325,3 +325,102 @@ fn for_loops_over_players_and_hands_give_the_same_results_on_both_engines() {
         );
     }
 }
+
+/// Each action of the `events` fixture on a fresh game, with events kept or not: the `Result`'s
+/// text, the state and the number of events sent.
+fn event_outcomes(engine: EngineKind, keep: bool) -> Vec<(String, String, String, usize)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fixtures");
+    let mut variant = Variant::load_named(&root, "events").expect("the fixture loads");
+    variant.set_engine(engine);
+    let actions: Vec<_> = variant
+        .table()
+        .actions
+        .iter()
+        .map(|a| a.name.clone())
+        .collect();
+    on_script_thread(|| {
+        actions
+            .iter()
+            .map(|name| {
+                let players = vec!["ann".to_string(), "bob".to_string()];
+                let mut game = Game::new(variant.table().clone(), players, 7, &[]).unwrap();
+                game.set_keep_events(keep);
+                game.start(&variant).unwrap();
+                let action = Action {
+                    seat: Seat(0),
+                    name: name.clone(),
+                    args: vec![],
+                };
+                let result = game.apply(&variant, &action);
+                assert_eq!(game.log.is_empty(), !keep || game.event_count() == 0);
+                let state = serde_json::to_string(&game.state).unwrap();
+                (
+                    name.to_string(),
+                    format!("{result:?}"),
+                    state,
+                    game.event_count(),
+                )
+            })
+            .collect()
+    })
+    .expect("the script thread runs")
+}
+
+#[test]
+fn events_not_kept_are_checked_and_counted_as_kept_ones_are() {
+    for engine in [EngineKind::Compiled, EngineKind::Interpreted] {
+        let kept = event_outcomes(engine, true);
+        let unkept = event_outcomes(engine, false);
+        assert_eq!(kept.len(), unkept.len());
+        for (k, u) in kept.iter().zip(&unkept) {
+            assert!(
+                k == u,
+                "{engine:?}, {}: {} ({} events) kept, {} ({} events) not",
+                k.0,
+                k.1,
+                k.3,
+                u.1,
+                u.3
+            );
+        }
+        let result = |name: &str| {
+            let (_, text, _, events) = kept.iter().find(|o| o.0 == name).expect(name);
+            (text.as_str(), *events)
+        };
+        for (name, says) in [
+            (
+                "plain_events_past_the_step_count",
+                "one step may send at most 1000 events",
+            ),
+            (
+                "hand_cards_past_the_step_total",
+                "may hold at most 65536 values in all",
+            ),
+            ("events_then_refused", "Refused(\"not now\")"),
+            ("events_then_a_fault", "`nope` is not a game variable"),
+            (
+                "unknown_face_after_a_list",
+                "was read from the face of a card that ann",
+            ),
+            (
+                "unknown_face_before_a_list",
+                "was read from the face of a card that ann",
+            ),
+        ] {
+            let (text, events) = result(name);
+            // Refused or failed: the step's events are taken back.
+            assert!(
+                text.contains(says) && events == 0,
+                "{name}: {text}, {events} events"
+            );
+        }
+        for (name, events) in [
+            ("every_kind_of_field", 2),
+            ("hand_cards_up_to_the_step_total", 21),
+            ("pile_cards_up_to_the_step_total", 63),
+            ("fields_of_a_map_value", 2),
+        ] {
+            assert_eq!(result(name), ("Ok(())", events), "{name}");
+        }
+    }
+}

@@ -118,8 +118,11 @@ pub struct Game {
     pub state: GameState,
     /// The kept events, oldest first. `log[i]` is event number `log_start + i` of the game.
     pub log: Vec<EventRecord>,
-    /// How many events were dropped by `forget_events_before` (0 unless a host trims the log).
+    /// How many events were dropped by `forget_events_before` (0 unless a host trims the log),
+    /// or not kept at all (`set_keep_events`).
     pub log_start: usize,
+    /// Whether emitted events go into `log` (the default); see `set_keep_events`.
+    keep_events: bool,
     /// What the step under way has emitted so far (see `limits`).
     step: StepBudget,
 }
@@ -218,6 +221,7 @@ impl Default for Game {
             state: GameState::empty(),
             log: Vec::new(),
             log_start: 0,
+            keep_events: true,
             step: StepBudget::default(),
         }
     }
@@ -271,6 +275,7 @@ impl Game {
             state,
             log: Vec::new(),
             log_start: 0,
+            keep_events: true,
             step: StepBudget::default(),
         })
     }
@@ -327,6 +332,7 @@ impl Game {
             state: saved.state,
             log: saved.log,
             log_start: saved.log_start,
+            keep_events: true,
             step: StepBudget::default(),
         })
     }
@@ -411,6 +417,19 @@ impl Game {
         n
     }
 
+    /// Keep emitted events in the log (`true`, the default) or only count them (`false`): for a
+    /// game whose events nobody reads, such as `simulate`'s random games. An event not kept is
+    /// checked exactly as a kept one (its name, its values, the limits of `limits`) and numbered
+    /// (`event_count` counts it), then forgotten at once; the game plays the same either way.
+    pub fn set_keep_events(&mut self, keep: bool) {
+        self.keep_events = keep;
+    }
+
+    /// Whether emitted events are kept (see `set_keep_events`).
+    pub fn keeps_events(&self) -> bool {
+        self.keep_events
+    }
+
     /// The card a client names by its public id (the `id` field of events and views).
     pub fn card_from_id(&self, id: &str) -> Option<CardIdx> {
         let id = u32::from_str_radix(id, 16).ok()?;
@@ -443,7 +462,10 @@ impl Game {
                     // (a spare's vectors may have grown in other games), the copy goes back.
                     self.game.state.clone_from(&state);
                     super::snapshot::recycle_boxed(state);
-                    if self.game.log_start == log_start {
+                    if !self.game.keep_events {
+                        // The step's events were only counted: uncounted.
+                        self.game.log_start = log_start;
+                    } else if self.game.log_start == log_start {
                         self.game.log.truncate(mark);
                     }
                 }
@@ -563,12 +585,49 @@ impl Game {
         to: Audience,
         mut payload: Payload,
     ) -> Result<(), StateError> {
-        use super::limits::{MAX_EVENTS_PER_STEP, MAX_PAYLOAD_NODES, MAX_STEP_PAYLOAD_NODES};
+        self.check_event_count()?;
+        let mut nodes = 0;
+        self.stamp(&mut payload, 0, &mut nodes)?;
+        self.admit_event(nodes)?;
+        if self.keep_events {
+            self.log.push(EventRecord {
+                name,
+                to,
+                time: self.state.clock,
+                payload,
+            });
+        } else {
+            self.log_start += 1;
+        }
+        Ok(())
+    }
+
+    /// An event that is not kept (`set_keep_events(false)`), whose payload holds `nodes` values
+    /// counted as `stamp` counts them (every value, and a card's extra fields): checked against
+    /// the same limits as `emit` checks, in the same order, and numbered. `Ok(false)`, and
+    /// nothing done, when events are kept: the caller must `emit` the event itself.
+    pub fn emit_unkept(&mut self, nodes: usize) -> Result<bool, StateError> {
+        if self.keep_events {
+            return Ok(false);
+        }
+        self.check_event_count()?;
+        self.admit_event(nodes)?;
+        self.log_start += 1;
+        Ok(true)
+    }
+
+    /// The step's limit on its number of events, checked before an event's payload.
+    fn check_event_count(&self) -> Result<(), StateError> {
+        use super::limits::MAX_EVENTS_PER_STEP;
         if self.step.events >= MAX_EVENTS_PER_STEP {
             return Err(StateError::TooManyEvents(MAX_EVENTS_PER_STEP));
         }
-        let mut nodes = 0;
-        self.stamp(&mut payload, 0, &mut nodes)?;
+        Ok(())
+    }
+
+    /// An event of `nodes` values, counted against the limits on one payload and on a step's.
+    fn admit_event(&mut self, nodes: usize) -> Result<(), StateError> {
+        use super::limits::{MAX_PAYLOAD_NODES, MAX_STEP_PAYLOAD_NODES};
         if nodes > MAX_PAYLOAD_NODES {
             return Err(StateError::PayloadTooLarge(MAX_PAYLOAD_NODES));
         }
@@ -578,12 +637,6 @@ impl Game {
         }
         self.step.events += 1;
         self.step.payload_nodes = total;
-        self.log.push(EventRecord {
-            name,
-            to,
-            time: self.state.clock,
-            payload,
-        });
         Ok(())
     }
 
@@ -708,6 +761,7 @@ impl Game {
             state: super::snapshot::copy_of(&self.state),
             log: Vec::new(),
             log_start: self.event_count(),
+            keep_events: true,
             step: StepBudget::default(),
         }
     }

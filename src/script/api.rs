@@ -199,6 +199,58 @@ fn face_source(d: &Dynamic) -> Option<CardIdx> {
     u16::try_from(d.tag() - 1).ok().map(CardIdx)
 }
 
+/// A value read from the face of a card that some of `audience` do not know cannot go in their
+/// event.
+fn check_face(game: &Game, d: &Dynamic, audience: u32, field: &dyn Fn() -> String) -> R<()> {
+    if let Some(card) = face_source(d)
+        && let Ok(state) = game.state.card(card)
+        && state.known_by & audience != audience
+    {
+        let field = field();
+        let blind = (0..game.state.player_count())
+            .find(|&i| audience & !state.known_by & (1 << i) != 0)
+            .map_or(String::new(), |i| game.state.players[i].clone());
+        return err(format!(
+            "`{field}` (`{d}`) was read from the face of a card that {blind} does not know: put the card itself in the event, and each player sees its face only if they know it"
+        ));
+    }
+    Ok(())
+}
+
+/// For an event that is not kept (`Game::set_keep_events`): the number of values a field
+/// of a plain value, a card or a player makes in the payload (as `Game::emit` counts them),
+/// after the checks `payload` makes of it, without making it; `None` for a list, a map or
+/// anything else, which only `payload` checks.
+fn unkept_field_nodes(
+    game: &Game,
+    d: &Dynamic,
+    audience: u32,
+    field: &dyn Fn() -> String,
+) -> R<Option<usize>> {
+    // `payload`'s checks of a field, in its order: its depth (1, always allowed), a face value,
+    // then the card a kernel value refers to.
+    check_face(game, d, audience, field)?;
+    if d.is_variant() {
+        return Ok(match kernel_value(d) {
+            Some(KernelValue::Card(c)) => card(game, c).map(|_| Some(1))?,
+            // The card, and its `idx` and `user` when it is in a hand.
+            Some(KernelValue::Located(Located(c, at))) => {
+                card(game, Card(c)).map(|_| Some(if at.is_some() { 3 } else { 1 }))?
+            }
+            Some(KernelValue::Player(_)) => Some(1),
+            // A map of `user` and `idx`.
+            Some(KernelValue::Slot(_)) => Some(3),
+            None => None,
+        });
+    }
+    let plain = d.is_unit()
+        || bool_of(d).is_some()
+        || int_of(d).is_some()
+        || float_of(d).is_some()
+        || d.is_string();
+    Ok(plain.then_some(1))
+}
+
 /// An event payload from a script value. `audience` is the seats that receive it; `field` gives
 /// the dotted name of the value, built only for an error message (events are a hot path).
 fn payload(
@@ -215,18 +267,7 @@ fn payload(
             "`{field}` nests more than {MAX_VALUE_DEPTH} levels deep: events hold plain values, lists and maps"
         ));
     }
-    if let Some(card) = face_source(d)
-        && let Ok(state) = game.state.card(card)
-        && state.known_by & audience != audience
-    {
-        let field = field();
-        let blind = (0..game.state.player_count())
-            .find(|&i| audience & !state.known_by & (1 << i) != 0)
-            .map_or(String::new(), |i| game.state.players[i].clone());
-        return err(format!(
-            "`{field}` (`{d}`) was read from the face of a card that {blind} does not know: put the card itself in the event, and each player sees its face only if they know it"
-        ));
-    }
+    check_face(game, d, audience, field)?;
     let nested = |x: &Dynamic, key: &dyn std::fmt::Display| {
         payload(
             game,
@@ -529,7 +570,7 @@ impl FieldName for &Key {
 pub(super) fn broadcast<'v>(
     g: &GameHandle,
     name: Name<'_>,
-    fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)>,
+    fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)> + Clone,
 ) -> R<()> {
     emit(g, name, Audience::Everyone, fields)
 }
@@ -539,7 +580,7 @@ pub(super) fn tell<'v>(
     g: &GameHandle,
     p: Player,
     name: Name<'_>,
-    fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)>,
+    fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)> + Clone,
 ) -> R<()> {
     let s = seat(&g.lock(), p)?;
     emit(g, name, Audience::Player(s), fields)
@@ -549,7 +590,7 @@ fn emit<'v>(
     g: &GameHandle,
     name: Name<'_>,
     to: Audience,
-    fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)>,
+    fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)> + Clone,
 ) -> R<()> {
     let mut game = g.lock();
     let Some(event) = name.id(&game.table).map(|i| game.table.events[i].clone()) else {
@@ -562,6 +603,23 @@ fn emit<'v>(
         Audience::Everyone => game.state.all_players_mask(),
         Audience::Player(s) => s.bit(),
     };
+    if !game.keeps_events() {
+        // Checked and counted without making the payload, unless a field holds a list or a map.
+        let mut nodes = Some(1);
+        for (k, v) in fields.clone() {
+            let Some(n) = unkept_field_nodes(&game, v, audience, &|| k.text().to_string())? else {
+                nodes = None;
+                break;
+            };
+            nodes = nodes.map(|total| total + n);
+        }
+        if let Some(nodes) = nodes {
+            return game
+                .emit_unkept(nodes)
+                .map(drop)
+                .or_else(|e| err(format!("`{name}`: {e}")));
+        }
+    }
     let payload = Payload::Map(
         fields
             .map(|(k, v)| {

@@ -24,7 +24,10 @@ pub fn play(
         None => variant,
     };
     if seating.iter().all(|s| *s == Seating::Random) {
-        random_game(rules, seating.len(), seed, house, verify).map(|g| (g, BotStats::default()))
+        // The events are kept only to be verified or compared.
+        let keep_events = verify || compare.is_some();
+        random_game(rules, seating.len(), seed, house, verify, keep_events)
+            .map(|g| (g, BotStats::default()))
     } else {
         seated_game(variant, rules, seating, seed, house, verify, None, compare)
     }
@@ -37,7 +40,7 @@ pub fn play_random(
     seed: u64,
     house: &[(String, Value)],
 ) -> Result<GameSummary, SimError> {
-    random_game(rules, players, seed, house, false)
+    random_game(rules, players, seed, house, false, false)
 }
 
 fn names(players: usize) -> Vec<String> {
@@ -79,6 +82,7 @@ pub(super) fn random_game(
     seed: u64,
     house: &[(String, Value)],
     verify: bool,
+    keep_events: bool,
 ) -> Result<GameSummary, SimError> {
     let checks = Checks(
         verify.then(|| Verify::new(rules, seed, names(players), house)),
@@ -91,6 +95,9 @@ pub(super) fn random_game(
     let start = |message: String| SimError::Start { seed, message };
     let mut game = Game::new(rules.table().clone(), names(players), seed, house)
         .map_err(|e| start(e.to_string()))?;
+    // Unless they are verified or compared, nobody reads the events of a random game: each is
+    // checked and counted, not kept.
+    game.set_keep_events(keep_events);
     checks.before(&game);
     game.start(rules).map_err(|e| start(e.to_string()))?;
     checks.after(&game)?;
@@ -106,7 +113,7 @@ pub(super) fn random_game(
         }
         actions += random_step(&mut agent, &mut game, rules, seed)?;
         checks.after(&game)?;
-        // Nobody reads the events of a random game: keep its memory flat.
+        // Those kept were verified or compared: forgotten.
         game.forget_events_before(game.event_count());
     }
     checks.finish(&game)?;

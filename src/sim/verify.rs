@@ -468,7 +468,8 @@ mod tests {
             fault,
             acts: AtomicU64::new(0),
         };
-        let result = crate::sim::on_script_thread(|| random_game(&faulty, 3, seed, &[], true));
+        let result =
+            crate::sim::on_script_thread(|| random_game(&faulty, 3, seed, &[], true, true));
         match result.unwrap() {
             Ok(_) => None,
             Err(SimError::Verify { seed: s, what }) => {
