@@ -90,9 +90,13 @@ fn a_difference_between_the_engines_stops_the_study_and_says_where() {
     );
 }
 
-/// The result of each action of a fixture variant (tests/engines/fixtures), on a fresh game:
-/// the `Result`'s text and the saved game, events included.
-fn fixture_outcomes(fixture: &str, engine: EngineKind) -> Vec<(String, String, String)> {
+/// Each action of a fixture variant (tests/engines/fixtures) on a fresh game, its events kept
+/// or not: the action, the `Result`'s text and the game after it.
+fn fixture_games(
+    fixture: &str,
+    engine: EngineKind,
+    keep_events: bool,
+) -> Vec<(String, String, Game)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fixtures");
     let mut variant = Variant::load_named(&root, fixture).expect("the fixture loads");
     variant.set_engine(engine);
@@ -108,6 +112,7 @@ fn fixture_outcomes(fixture: &str, engine: EngineKind) -> Vec<(String, String, S
             .map(|name| {
                 let players = vec!["ann".to_string(), "bob".to_string()];
                 let mut game = Game::new(variant.table().clone(), players, 7, &[]).unwrap();
+                game.set_keep_events(keep_events);
                 game.start(&variant).unwrap();
                 let action = Action {
                     seat: Seat(0),
@@ -115,12 +120,23 @@ fn fixture_outcomes(fixture: &str, engine: EngineKind) -> Vec<(String, String, S
                     args: vec![],
                 };
                 let result = game.apply(&variant, &action);
-                let saved = serde_json::to_string(&game.save()).unwrap();
-                (name.to_string(), format!("{result:?}"), saved)
+                (name.to_string(), format!("{result:?}"), game)
             })
             .collect()
     })
     .expect("the script thread runs")
+}
+
+/// The result of each action of a fixture variant: the `Result`'s text and the saved game,
+/// events included.
+fn fixture_outcomes(fixture: &str, engine: EngineKind) -> Vec<(String, String, String)> {
+    fixture_games(fixture, engine, true)
+        .into_iter()
+        .map(|(name, result, game)| {
+            let saved = serde_json::to_string(&game.save()).unwrap();
+            (name, result, saved)
+        })
+        .collect()
 }
 
 /// A fixture's outcomes (`fixture_outcomes`), the same on both engines.
@@ -329,41 +345,14 @@ fn for_loops_over_players_and_hands_give_the_same_results_on_both_engines() {
 /// Each action of the `events` fixture on a fresh game, with events kept or not: the `Result`'s
 /// text, the state and the number of events sent.
 fn event_outcomes(engine: EngineKind, keep: bool) -> Vec<(String, String, String, usize)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fixtures");
-    let mut variant = Variant::load_named(&root, "events").expect("the fixture loads");
-    variant.set_engine(engine);
-    let actions: Vec<_> = variant
-        .table()
-        .actions
-        .iter()
-        .map(|a| a.name.clone())
-        .collect();
-    on_script_thread(|| {
-        actions
-            .iter()
-            .map(|name| {
-                let players = vec!["ann".to_string(), "bob".to_string()];
-                let mut game = Game::new(variant.table().clone(), players, 7, &[]).unwrap();
-                game.set_keep_events(keep);
-                game.start(&variant).unwrap();
-                let action = Action {
-                    seat: Seat(0),
-                    name: name.clone(),
-                    args: vec![],
-                };
-                let result = game.apply(&variant, &action);
-                assert_eq!(game.log.is_empty(), !keep || game.event_count() == 0);
-                let state = serde_json::to_string(&game.state).unwrap();
-                (
-                    name.to_string(),
-                    format!("{result:?}"),
-                    state,
-                    game.event_count(),
-                )
-            })
-            .collect()
-    })
-    .expect("the script thread runs")
+    fixture_games("events", engine, keep)
+        .into_iter()
+        .map(|(name, result, game)| {
+            assert_eq!(game.log.is_empty(), !keep || game.event_count() == 0);
+            let state = serde_json::to_string(&game.state).unwrap();
+            (name, result, state, game.event_count())
+        })
+        .collect()
 }
 
 #[test]
