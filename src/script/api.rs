@@ -614,10 +614,12 @@ fn emit<'v>(
             nodes = nodes.map(|total| total + n);
         }
         if let Some(nodes) = nodes {
-            return game
-                .emit_unkept(nodes)
-                .map(drop)
-                .or_else(|e| err(format!("`{name}`: {e}")));
+            match game.emit_unkept(nodes) {
+                Ok(true) => return Ok(()),
+                // Kept after all: made in full below, never dropped unsent.
+                Ok(false) => {}
+                Err(e) => return err(format!("`{name}`: {e}")),
+            }
         }
     }
     let payload = Payload::Map(
