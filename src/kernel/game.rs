@@ -107,6 +107,11 @@ pub trait Rules {
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError>;
     /// A player's current hand points.
     fn score(&self, game: &mut Game, seat: Seat) -> Result<i64, RuleError>;
+    /// Whether `score` leaves the game as it was, always: a caller may then score the game
+    /// itself instead of a copy. The default is the safe answer.
+    fn score_changes_nothing(&self) -> bool {
+        false
+    }
 }
 
 /// A game in progress: its state, its event log and the variant table it was made from.

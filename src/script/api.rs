@@ -593,7 +593,7 @@ fn emit<'v>(
     fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)> + Clone,
 ) -> R<()> {
     let mut game = g.lock();
-    let Some(event) = name.id(&game.table).map(|i| game.table.events[i].clone()) else {
+    let Some(event) = name.id(&game.table) else {
         return err(format!(
             "`{name}` is not an event of this variant: declare it under events in variant.yaml{}",
             super::error::suggest(name.text, game.table.events.iter().map(|e| &**e))
@@ -632,6 +632,7 @@ fn emit<'v>(
             })
             .collect::<R<_>>()?,
     );
+    let event = game.table.events[event].clone();
     game.emit(event, to, payload)
         .or_else(|e| err(format!("`{name}`: {e}")))
 }

@@ -643,4 +643,9 @@ impl Rules for Variant {
             })
             .ok_or_else(|| RuleError::fault("the hand's points add up past the largest integer"))
     }
+
+    /// Without a `score` hook the points are only read.
+    fn score_changes_nothing(&self) -> bool {
+        !self.has_hook("score", 2)
+    }
 }

@@ -136,10 +136,14 @@ fn summarize(
         });
     let scores = (0..game.state.player_count())
         .map(|s| {
+            let seat = crate::kernel::Seat(s as u8);
+            if rules.score_changes_nothing() {
+                return rules.score(game, seat);
+            }
             // Each player's score on a fresh copy (a score hook may change it); the copy's memory
             // serves the next one.
             let mut trial = game.trial();
-            let score = rules.score(&mut trial, crate::kernel::Seat(s as u8));
+            let score = rules.score(&mut trial, seat);
             trial.recycle();
             score
         })
