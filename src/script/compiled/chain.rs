@@ -14,6 +14,7 @@ use rhai::{ASTFlags, Dynamic, EvalAltResult, Expr, ImmutableString, Position};
 use std::sync::Arc;
 use walk::{Evaluated, arguments, assign_last, position, walk};
 
+mod direct;
 mod walk;
 
 pub(crate) enum Root {
@@ -550,6 +551,14 @@ impl Chain {
         };
         let link = self.links.into_iter().next().expect("one link");
         let one = One { slot, link };
+        if let Some(plan) = direct::Plan::of(&one) {
+            let direct = direct::Direct::new(one, plan);
+            return match direct.arity() {
+                1 => Box::new(move |f| direct.call1(f)),
+                2 => Box::new(move |f| direct.call2(f)),
+                _ => Box::new(move |f| direct.call3(f)),
+            };
+        }
         match &one.link {
             Link::Method { event: Some(_), .. } => Box::new(move |f| one.event(f)),
             Link::Method { args, .. } => match args.len() {
