@@ -228,7 +228,11 @@ impl Compiler<'_> {
 /// `break` and `continue` from inside an expression arrive as Rhai's signals.
 pub(super) fn looped(flow: R<Flow>) -> R<Option<Flow>> {
     match flow {
-        Ok(Flow::Value(_) | Flow::Continue) => Ok(None),
+        Ok(Flow::Value(v)) => {
+            super::discard(v);
+            Ok(None)
+        }
+        Ok(Flow::Continue) => Ok(None),
         Ok(other) => Ok(Some(other)),
         Err(e) => match *e {
             EvalAltResult::LoopBreak(false, ..) => Ok(None),
