@@ -337,13 +337,13 @@ impl<'a> Compiler<'a> {
                     // refused (`C.push(1)`), and each copy read from it is writable again.
                     return Ok(Box::new(move |f| {
                         let v = init(f)?.into_read_only();
-                        *f.slot(slot) = v;
+                        super::replace(f.slot(slot), v);
                         value(Dynamic::UNIT)
                     }));
                 }
                 Box::new(move |f| {
                     let v = init(f)?;
-                    *f.slot(slot) = v;
+                    super::replace(f.slot(slot), v);
                     value(Dynamic::UNIT)
                 })
             }
@@ -362,20 +362,24 @@ impl<'a> Compiler<'a> {
                         match op_site {
                             None => Box::new(move |f| {
                                 let v = rhs(f)?;
-                                *f.slot(slot) = v;
+                                super::replace(f.slot(slot), v);
                                 value(Dynamic::UNIT)
                             }),
                             Some(site) => Box::new(move |f| {
                                 let b = rhs(f)?;
                                 let a = std::mem::take(f.slot(slot));
                                 let result = ops::op_assign(f, &site, a.clone(), b, op_pos);
-                                *f.slot(slot) = match result {
-                                    Ok(v) => v,
+                                // The slot holds a `()` while the operator runs.
+                                match result {
+                                    Ok(v) => {
+                                        super::put_back(f.slot(slot), v);
+                                        super::discard(a);
+                                    }
                                     Err(e) => {
-                                        *f.slot(slot) = a;
+                                        super::put_back(f.slot(slot), a);
                                         return Err(e);
                                     }
-                                };
+                                }
                                 value(Dynamic::UNIT)
                             }),
                         }

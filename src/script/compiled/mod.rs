@@ -269,6 +269,13 @@ pub(crate) fn put_back(place: &mut Dynamic, value: Dynamic) {
     }
 }
 
+/// `*place = value`, without a call of `Dynamic`'s drop glue when the old value holds nothing to
+/// free (a variable's `()` before its `let`, a number before its next one).
+#[inline(always)]
+pub(crate) fn replace(place: &mut Dynamic, value: Dynamic) {
+    discard(std::mem::replace(place, value));
+}
+
 /// Drop a value, without a call of `Dynamic`'s drop glue when it holds nothing to free: most
 /// values compiled code drops are `()`, booleans and numbers, and the glue is a call a value.
 #[inline(always)]

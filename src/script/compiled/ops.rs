@@ -322,6 +322,8 @@ pub(crate) fn op_assign(
     pos: Position,
 ) -> R<Dynamic> {
     if let Some(v) = fast_binary(&op.site, &old, &new) {
+        super::discard(old);
+        super::discard(new);
         return Ok(v);
     }
     let kept = new.clone();
