@@ -395,6 +395,31 @@ fn events_not_kept_are_checked_and_counted_as_kept_ones_are() {
                 "unknown_face_before_a_list",
                 "was read from the face of a card that ann",
             ),
+            (
+                "hand_card_lists_past_the_step_total",
+                "may hold at most 65536 values in all",
+            ),
+            (
+                "hand_card_lists_past_the_event_total",
+                "an event may hold at most 4096 values",
+            ),
+            (
+                "unknown_face_inside_a_list",
+                "`a.1.1` (`7`) was read from the face of a card that ann",
+            ),
+            (
+                "hand_card_at_the_deepest_level",
+                "an event's values may nest at most 32 deep",
+            ),
+            (
+                "player_past_the_deepest_level",
+                "nests more than 32 levels deep",
+            ),
+            ("function_inside_a_list", "cannot go in an event"),
+            (
+                "list_past_the_event_total",
+                "an event may hold at most 4096 values",
+            ),
         ] {
             let (text, events) = result(name);
             // Refused or failed: the step's events are taken back.
@@ -408,6 +433,11 @@ fn events_not_kept_are_checked_and_counted_as_kept_ones_are() {
             ("hand_cards_up_to_the_step_total", 21),
             ("pile_cards_up_to_the_step_total", 63),
             ("fields_of_a_map_value", 2),
+            ("lists_and_maps_of_every_kind", 2),
+            ("hand_card_lists_up_to_the_step_total", 21),
+            ("hand_card_just_above_the_deepest_level", 1),
+            ("player_at_the_deepest_level", 1),
+            ("list_at_the_event_total", 1),
         ] {
             assert_eq!(result(name), ("Ok(())", events), "{name}");
         }

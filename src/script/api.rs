@@ -217,29 +217,40 @@ fn check_face(game: &Game, d: &Dynamic, audience: u32, field: &dyn Fn() -> Strin
     Ok(())
 }
 
-/// For an event that is not kept (`Game::set_keep_events`): the number of values a field
-/// of a plain value, a card or a player makes in the payload (as `Game::emit` counts them),
-/// after the checks `payload` makes of it, without making it; `None` for a list, a map or
-/// anything else, which only `payload` checks.
+/// For an event that is not kept (`Game::set_keep_events`): the number of values a field at
+/// `depth` (1 for a field of the event) makes in the payload, as `Game::emit` counts them, after
+/// the checks `payload` makes of it, in its order, without making it: a plain value, a card or
+/// a player is one value (a card in a hand three, with its `idx` and `user`; a slot three), a
+/// list or a map one and its items. `None` for anything else, and for a level `payload` or
+/// `Game::emit` would refuse: only they say what happens there.
 fn unkept_field_nodes(
     game: &Game,
     d: &Dynamic,
     audience: u32,
     field: &dyn Fn() -> String,
+    depth: usize,
 ) -> R<Option<usize>> {
-    // `payload`'s checks of a field, in its order: its depth (1, always allowed), a face value,
-    // then the card a kernel value refers to.
+    use crate::kernel::limits::MAX_VALUE_DEPTH;
+    if depth > MAX_VALUE_DEPTH {
+        return Ok(None);
+    }
+    // `payload`'s checks of a value: a face value, then the card a kernel value refers to.
     check_face(game, d, audience, field)?;
+    // A value with fields of its own (a card in a hand, a slot) has them one level deeper.
+    let inner_fits = depth < MAX_VALUE_DEPTH;
     if d.is_variant() {
         return Ok(match kernel_value(d) {
             Some(KernelValue::Card(c)) => card(game, c).map(|_| Some(1))?,
-            // The card, and its `idx` and `user` when it is in a hand.
             Some(KernelValue::Located(Located(c, at))) => {
-                card(game, Card(c)).map(|_| Some(if at.is_some() { 3 } else { 1 }))?
+                card(game, Card(c))?;
+                match at {
+                    None => Some(1),
+                    Some(_) if inner_fits => Some(3),
+                    Some(_) => None,
+                }
             }
             Some(KernelValue::Player(_)) => Some(1),
-            // A map of `user` and `idx`.
-            Some(KernelValue::Slot(_)) => Some(3),
+            Some(KernelValue::Slot(_)) => inner_fits.then_some(3),
             None => None,
         });
     }
@@ -248,7 +259,38 @@ fn unkept_field_nodes(
         || int_of(d).is_some()
         || float_of(d).is_some()
         || d.is_string();
-    Ok(plain.then_some(1))
+    if plain {
+        return Ok(Some(1));
+    }
+    let mut nodes = 1usize;
+    let mut add = |x: &Dynamic, key: &dyn std::fmt::Display| -> R<bool> {
+        let item = || format!("{}.{key}", field());
+        Ok(
+            match unkept_field_nodes(game, x, audience, &item, depth + 1)? {
+                Some(n) => {
+                    nodes = nodes.saturating_add(n);
+                    true
+                }
+                None => false,
+            },
+        )
+    };
+    if let Some(a) = d.read_lock::<Array>() {
+        for (i, x) in a.iter().enumerate() {
+            if !add(x, &i)? {
+                return Ok(None);
+            }
+        }
+    } else if let Some(m) = d.read_lock::<Map>() {
+        for (k, v) in m.iter() {
+            if !add(v, k)? {
+                return Ok(None);
+            }
+        }
+    } else {
+        return Ok(None);
+    }
+    Ok(Some(nodes))
 }
 
 /// An event payload from a script value. `audience` is the seats that receive it; `field` gives
@@ -604,10 +646,12 @@ fn emit<'v>(
         Audience::Player(s) => s.bit(),
     };
     if !game.keeps_events() {
-        // Checked and counted without making the payload, unless a field holds a list or a map.
+        // Checked and counted without making the payload, unless a field holds something else
+        // (a function pointer, say) or nests as deep as the limit: those are made in full.
         let mut nodes = Some(1);
         for (k, v) in fields.clone() {
-            let Some(n) = unkept_field_nodes(&game, v, audience, &|| k.text().to_string())? else {
+            let Some(n) = unkept_field_nodes(&game, v, audience, &|| k.text().to_string(), 1)?
+            else {
                 nodes = None;
                 break;
             };
