@@ -186,13 +186,24 @@ impl Candidates {
 fn guards_hold(game: &Game, guards: &[Guard], actor: Option<Seat>) -> bool {
     let st = &game.state;
     guards.iter().all(|g| match (g, actor) {
-        (Guard::VarIs(i, v), None) => &st.game_vars[*i] == v,
-        (Guard::VarIsNot(i, v), None) => &st.game_vars[*i] != v,
-        (Guard::HouseIs(i, v), None) => &st.house[*i] == v,
+        (Guard::VarIs(i, v), None) => same(&st.game_vars[*i], v),
+        (Guard::VarIsNot(i, v), None) => !same(&st.game_vars[*i], v),
+        (Guard::HouseIs(i, v), None) => same(&st.house[*i], v),
         (Guard::PileNotEmpty(p), None) => !st.pile(*p).is_empty(),
-        (Guard::ActorVarIs(i, v), Some(seat)) => &st.player_vars[seat.index()][*i] == v,
+        (Guard::ActorVarIs(i, v), Some(seat)) => same(&st.player_vars[seat.index()][*i], v),
         _ => true,
     })
+}
+
+/// `a == b`, the booleans and numbers most guards compare done without a call.
+#[inline(always)]
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Unit, Value::Unit) => true,
+        _ => a == b,
+    }
 }
 
 /// Add the options of one argument for `actor` to `options`.
