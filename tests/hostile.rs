@@ -4,7 +4,7 @@
 //! hold, public card ids, and house-rule values out of type or range.
 
 use deckspec::kernel::{Action, Game, RuleError, Rules, Seat, Timer, Value};
-use deckspec::script::Variant;
+use deckspec::script::{EngineKind, Variant};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -21,12 +21,13 @@ fn rules_folder() -> (tempfile::TempDir, PathBuf) {
     for file in ["variant.yaml", "rules.rhai", "rulebook.yaml"] {
         std::fs::copy(fixture.join(file), v.join(file)).expect("a fixture file");
     }
-    let yaml = std::fs::read_to_string(v.join("variant.yaml")).expect("variant.yaml");
-    std::fs::write(
-        v.join("variant.yaml"),
-        yaml.replace("name: deep_recursion", "name: v"),
-    )
-    .expect("variant.yaml");
+    for (file, from, to) in [
+        ("variant.yaml", "name: deep_recursion", "name: v"),
+        ("rulebook.yaml", "variant: deep_recursion", "variant: v"),
+    ] {
+        let yaml = std::fs::read_to_string(v.join(file)).expect(file);
+        std::fs::write(v.join(file), yaml.replace(from, to)).expect(file);
+    }
     (dir, v)
 }
 
@@ -320,4 +321,52 @@ fn house_rule_values_of_the_wrong_type_or_range_are_refused() {
     // The variant's player range (cambia: 2 to 7) is checked too.
     let error = Game::new(cambia.table().clone(), vec!["ann".into()], 0, &[]).unwrap_err();
     assert_eq!(error.to_string(), "cambia is for 2 to 7 players, not 1");
+}
+
+#[test]
+fn a_script_call_past_its_time_limit_fails_and_leaves_the_game_as_it_was() {
+    let (dir, v) = rules_folder();
+    // Few operations, each slow: sorting a copy of 16,000 numbers, until the clock stops it.
+    append(
+        &v.join("rules.rhai"),
+        "\nfn on_slow(game, p, args) {\n    let a = [];\n    for i in 0..16000 { a.push(16000 - i); }\n    game.set(\"note\", 1);\n    loop { let b = a; b.sort(); }\n}\n",
+    );
+    append(&v.join("variant.yaml"), "  slow:\n    phases: [playing]\n");
+    // The fixture's setup recurses as deep as the limits allow: a script thread's stack.
+    std::thread::Builder::new()
+        .stack_size(deckspec::script::SCRIPT_STACK_BYTES)
+        .spawn(move || slow_call_fails(&dir))
+        .expect("a thread")
+        .join()
+        .expect("the check passes");
+}
+
+fn slow_call_fails(dir: &tempfile::TempDir) {
+    for kind in [EngineKind::Compiled, EngineKind::Interpreted] {
+        let mut variant = Variant::load_named(&dir.path().join("rules"), "v").unwrap();
+        variant.set_engine(kind);
+        let players = vec!["ann".to_string(), "bob".to_string()];
+        let mut game = Game::new(variant.table().clone(), players, 3, &[]).unwrap();
+        game.start(&variant).unwrap();
+        let before = serde_json::to_string(&game.save()).unwrap();
+        let slow = Action {
+            seat: Seat(0),
+            name: "slow".into(),
+            args: vec![],
+        };
+        let started = std::time::Instant::now();
+        let error = game.apply(&variant, &slow).unwrap_err().to_string();
+        let took = started.elapsed();
+        assert!(
+            error.contains("ran longer than 1 s in one call") && error.contains("on_slow"),
+            "{kind:?}: {error}"
+        );
+        // Timed from the call's 1,024th operation: well over a second, far under the
+        // operation limit's minutes.
+        assert!(
+            took.as_secs_f64() >= 1.0,
+            "{kind:?}: stopped after {took:?}"
+        );
+        assert_eq!(serde_json::to_string(&game.save()).unwrap(), before);
+    }
 }

@@ -412,32 +412,50 @@ pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
 
 /// The wall-clock time one script call (a hook, a bot's decision, loading a module) may take:
 /// built-in functions do much work in one counted operation, so operations alone do not bound
-/// time. Generous: a hook normally takes microseconds.
+/// time. Generous: a hook normally takes microseconds. It is timed from the call's 1,024th
+/// operation (see `past_deadline`).
 pub const MAX_CALL_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// The time limit of the script call running on a thread.
+#[derive(Clone, Copy)]
+enum Deadline {
+    /// No call is running.
+    None,
+    /// A call is running and has not looked at the clock yet.
+    Unread,
+    At(std::time::Instant),
+}
+
 thread_local! {
-    static DEADLINE: std::cell::Cell<Option<std::time::Instant>> = const { std::cell::Cell::new(None) };
+    static DEADLINE: std::cell::Cell<Deadline> = const { std::cell::Cell::new(Deadline::None) };
 }
 
 /// What the progress callback returns to stop a script that ran out of time.
 pub(crate) const OUT_OF_TIME: &str = "deckspec: out of time";
 
-/// Whether the script call running on this thread is past its time limit.
+/// Whether the script call running on this thread is past its time limit. Both engines ask
+/// every 1,024 operations; the limit runs from the first time a call asks, so that the calls
+/// that end sooner (nearly all: a hook takes microseconds) never read the clock.
 pub(crate) fn past_deadline() -> bool {
-    DEADLINE
-        .get()
-        .is_some_and(|deadline| std::time::Instant::now() > deadline)
+    match DEADLINE.get() {
+        Deadline::None => false,
+        Deadline::Unread => {
+            DEADLINE.set(Deadline::At(std::time::Instant::now() + MAX_CALL_TIME));
+            false
+        }
+        Deadline::At(deadline) => std::time::Instant::now() > deadline,
+    }
 }
 
 /// Run a script call under the time limit (on this thread).
 pub(crate) fn with_deadline<T>(f: impl FnOnce() -> T) -> T {
-    struct Restore(Option<std::time::Instant>);
+    struct Restore(Deadline);
     impl Drop for Restore {
         fn drop(&mut self) {
             DEADLINE.set(self.0);
         }
     }
-    let _restore = Restore(DEADLINE.replace(Some(std::time::Instant::now() + MAX_CALL_TIME)));
+    let _restore = Restore(DEADLINE.replace(Deadline::Unread));
     f()
 }
 
