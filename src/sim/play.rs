@@ -134,10 +134,11 @@ fn summarize(
             winners: Vec::new(),
             reason: String::new(),
         });
+    let read_only = rules.score_changes_nothing();
     let scores = (0..game.state.player_count())
         .map(|s| {
             let seat = crate::kernel::Seat(s as u8);
-            if rules.score_changes_nothing() {
+            if read_only {
                 return rules.score(game, seat);
             }
             // Each player's score on a fresh copy (a score hook may change it); the copy's memory
