@@ -767,62 +767,12 @@ fn id_generator(seed: u64) -> ChaCha8Rng {
 
 /// `n` distinct random public ids.
 fn unique_ids(rng: &mut ChaCha8Rng, n: usize) -> Vec<u32> {
-    distinct_draws(rng, n, |rng| rng.random_range(0x1000_0000..=u32::MAX))
-}
-
-/// The first `n` distinct values `draw` gives, each one already given skipped.
-fn distinct_draws(
-    rng: &mut ChaCha8Rng,
-    n: usize,
-    draw: impl Fn(&mut ChaCha8Rng) -> u32,
-) -> Vec<u32> {
-    // Almost always the first `n` draws are distinct (two of 54 ids collide about once in 5
-    // million decks): drawn at once and checked sorted, instead of each against all before.
-    let start = (*rng).clone();
-    let ids: Vec<u32> = (0..n).map(|_| draw(rng)).collect();
-    let mut sorted = ids.clone();
-    sorted.sort_unstable();
-    if sorted.windows(2).all(|w| w[0] != w[1]) {
-        return ids;
-    }
-    *rng = start;
     let mut ids: Vec<u32> = Vec::with_capacity(n);
     while ids.len() < n {
-        let id = draw(rng);
+        let id = rng.random_range(0x1000_0000..=u32::MAX);
         if !ids.contains(&id) {
             ids.push(id);
         }
     }
     ids
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn distinct_draws_are_the_first_distinct_values_and_leave_the_generator_where_they_end() {
-        // 8 values of 60: about a third of the seeds repeat one (the slow path).
-        let draw = |rng: &mut ChaCha8Rng| rng.random_range(0..60u32);
-        let mut repeated = 0;
-        for seed in 0..200 {
-            let (mut fast, mut slow) = (id_generator(seed), id_generator(seed));
-            let mut expected = Vec::new();
-            let mut drawn = Vec::new();
-            while expected.len() < 8 {
-                let id = draw(&mut slow);
-                drawn.push(id);
-                if !expected.contains(&id) {
-                    expected.push(id);
-                }
-            }
-            repeated += usize::from(drawn.len() > 8);
-            assert_eq!(distinct_draws(&mut fast, 8, draw), expected, "seed {seed}");
-            assert_eq!(fast.random::<u64>(), slow.random::<u64>(), "seed {seed}");
-        }
-        assert!(
-            repeated > 0 && repeated < 200,
-            "{repeated} seeds repeated a value"
-        );
-    }
 }
