@@ -50,24 +50,13 @@ impl Items {
     }
 }
 
-/// `*slot = value`, without a call of `Dynamic`'s drop glue when the old value holds nothing to
-/// free (a range's loop variable, round after round).
-#[inline(always)]
-fn replace_value(slot: &mut Dynamic, value: Dynamic) {
-    if slot.is_unit() || slot.is_int() || slot.is_bool() || slot.is_float() {
-        std::mem::forget(std::mem::replace(slot, value));
-    } else {
-        *slot = value;
-    }
-}
-
 /// Put `item` in the loop variable `slot`. A player or card is written into the box the variable
 /// already holds when it holds one of that type, plainly (not read-only, untagged after the
 /// write), which is what a new value would be.
 pub(crate) fn store(slot: &mut Dynamic, item: Item) {
     let reusable = |slot: &Dynamic| !slot.is_read_only();
     match item {
-        Item::Value(v) => replace_value(slot, v),
+        Item::Value(v) => super::compiled::replace(slot, v),
         Item::Player(s) => {
             if reusable(slot) && slot.is::<Player>() {
                 slot.set_tag(0);
@@ -78,7 +67,7 @@ pub(crate) fn store(slot: &mut Dynamic, item: Item) {
             }
             *slot = Dynamic::from(Player(s));
         }
-        Item::Card(None) => replace_value(slot, Dynamic::UNIT),
+        Item::Card(None) => super::compiled::replace(slot, Dynamic::UNIT),
         Item::Card(Some(c)) => {
             if reusable(slot) && slot.is::<Card>() {
                 slot.set_tag(0);
