@@ -509,7 +509,7 @@ impl Game {
                 action.seat.0
             )));
         }
-        if self.table.action(&action.name).is_none() {
+        if self.table.action_index(&action.name).is_none() {
             return Err(RuleError::Refused(format!(
                 "`{}` is not an action of {}",
                 action.name, self.table.variant

@@ -479,6 +479,16 @@ impl Table {
         self.index.actions.get(name).map(|&i| &self.actions[i])
     }
 
+    /// The index (into `actions`) of the declared action with this name. A name that is the
+    /// declaration's own (as `Game::candidates` builds actions) is found by its address, with
+    /// no hashing: names are distinct, so the same text is the same action.
+    pub fn action_index(&self, name: &Arc<str>) -> Option<usize> {
+        self.actions
+            .iter()
+            .position(|a| Arc::ptr_eq(&a.name, name))
+            .or_else(|| self.index.actions.get(&**name).copied())
+    }
+
     /// The points a face is worth in this variant (0 if the variant gives it none).
     pub fn points_of(&self, face: Face) -> i64 {
         self.points.get(face_code(face)).copied().unwrap_or(0)
@@ -497,6 +507,31 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_action_is_found_by_its_own_name_or_by_the_same_text() {
+        let decl = |name: &str| ActionDecl {
+            name: name.into(),
+            actor: Actor::Current,
+            phases: None,
+            guards: Vec::new(),
+            forms: Vec::new(),
+        };
+        let mut table = Table {
+            actions: vec![decl("draw"), decl("snap"), decl("pass")],
+            ..Table::default()
+        };
+        table.reindex();
+        let own = table.actions[1].name.clone();
+        assert_eq!(table.action_index(&own), Some(1));
+        // Another copy of the text (as a player sends it), and names the table lacks.
+        assert_eq!(table.action_index(&Arc::from("pass")), Some(2));
+        assert_eq!(table.action_index(&Arc::from("sna")), None);
+        assert_eq!(table.action_index(&Arc::from("")), None);
+        // A name of another table's declaration, with text this table lacks.
+        let other = decl("swap").name;
+        assert_eq!(table.action_index(&other), None);
+    }
 
     #[test]
     fn a_range_bounds_a_number_or_each_entry_of_a_list() {

@@ -652,7 +652,7 @@ impl Variant {
                 "variant.yaml declares timers, but the script defines no `fn on_timer(game, name, player)`".into(),
             ));
         }
-        let mut action_hooks = super::compiled::FastMap::default();
+        let mut action_hooks = Vec::with_capacity(table.actions.len());
         for action in &table.actions {
             let hook = format!("on_{}", action.name);
             if missing(&hook, 3) {
@@ -669,7 +669,7 @@ impl Variant {
                     "declared here",
                 ))));
             }
-            action_hooks.insert(action.name.to_string(), hook);
+            action_hooks.push(hook);
         }
 
         // The rulebook and bots: the variant's own, or the nearest base's.
@@ -744,9 +744,9 @@ impl Variant {
             // Each action's hook and its compiled function, found once.
             action_hooks: action_hooks
                 .into_iter()
-                .map(|(action, hook)| {
+                .map(|hook| {
                     let compiled = program.compiled(&hook, 3);
-                    (action, (hook, compiled))
+                    (hook, compiled)
                 })
                 .collect(),
             hooks,

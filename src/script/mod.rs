@@ -137,9 +137,9 @@ pub struct Variant {
     pub unknown_calls: Vec<SourceDiagnostic>,
     /// Script sources by the name Rhai reports them under, for diagnostics.
     sources: HashMap<String, (PathBuf, String)>,
-    /// Each action's hook name (`snap` → `on_snap`), and its compiled function when it is
-    /// compiled (found once, at load).
-    action_hooks: compiled::FastMap<String, (String, Option<compiled::FnId>)>,
+    /// By declared action (as `table.actions`), its hook's name (`snap` → `on_snap`) and its
+    /// compiled function when it is compiled (found once, at load).
+    action_hooks: Vec<(String, Option<compiled::FnId>)>,
     hooks: HashSet<(String, usize)>,
     entry: String,
     /// What counts the nodes its hooks run, when loaded for coverage.
@@ -625,7 +625,8 @@ impl Rules for Variant {
     }
 
     fn act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError> {
-        let Some((hook, compiled)) = self.action_hooks.get(&*action.name) else {
+        let found = self.table.action_index(&action.name);
+        let Some((hook, compiled)) = found.and_then(|i| self.action_hooks.get(i)) else {
             return Err(RuleError::Refused(format!(
                 "`{}` is not an action of {}",
                 action.name, self.name
