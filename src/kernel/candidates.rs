@@ -3,7 +3,6 @@
 //! build only the actions it tries.
 
 use super::game::{Action, Arg, Game};
-
 use super::table::{Actor, ArgDomain, Guard, Table};
 use super::value::{Seat, Value};
 use std::ops::Range;
@@ -266,9 +265,7 @@ impl Candidates {
             args,
         }
     }
-}
 
-impl Candidates {
     /// The argument an option stands for.
     fn arg(&self, opt: Opt) -> Arg {
         match opt {
