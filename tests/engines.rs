@@ -168,6 +168,7 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
         ("chain_not_a_player", "not with (Game, i64,"),
         ("pile_unknown", "`nowhere` is not a pile"),
         ("phase_unknown", "`nowhere` is not a phase"),
+        ("phase_of_a_number", "Unknown property 'phase'"),
         ("house_unknown", "`nope` is not a house rule"),
         ("native_wrong_type", "not with (Game, i64)"),
         ("native_wrong_receiver", "not with (i64, Player)"),
@@ -210,9 +211,18 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
         "native_called_as_a_function",
         "event_fields_from_locals",
         "event_local_changed_by_a_later_field",
+        "phase_compared",
     ] {
         assert_eq!(result(name).0, "Ok(())", "{name}");
     }
+    // The phase compared by its index gives what comparing its name gives.
+    let (_, saved) = result("phase_compared");
+    let (t, f) = (r#"{"Bool":true}"#, r#"{"Bool":false}"#);
+    let expected = [t, f, f, t, f, t, t, t, t, f].join(",");
+    assert!(
+        saved.contains(&format!(r#""game_vars":[{{"List":[{expected}]}}]"#)),
+        "{saved}"
+    );
     assert!(
         result("native_called_as_a_function")
             .1

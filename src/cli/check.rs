@@ -87,7 +87,10 @@ pub fn summary(v: &Variant) -> String {
     });
     parts.push(format!("{} players", v.table().players));
     let (compiled, total) = v.compiled_counts();
-    parts.push(format!("{compiled} of {total} functions compiled"));
+    parts.push(format!(
+        "{compiled} of {total} functions compiled ({} into their callers)",
+        v.inlined_count()
+    ));
     parts.join(" · ")
 }
 

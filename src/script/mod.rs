@@ -227,6 +227,12 @@ impl Variant {
         self.program.counts()
     }
 
+    /// How many of its script functions are compiled into their callers as well (small ones,
+    /// at their call sites).
+    pub fn inlined_count(&self) -> usize {
+        self.program.inlined()
+    }
+
     /// The functions the compiler left to the interpreter, and why (`deckspec check`).
     pub fn interpreted_functions(&self) -> &[compiled::Fallback] {
         &self.program.fallbacks

@@ -32,19 +32,27 @@ enum Step {
 
 /// Every compiled function's id, by where a call can name it.
 #[derive(Default)]
-struct Names {
+pub(super) struct Names {
+    /// Every function by id: its module (if a module's), its definition and its source name.
+    pub(super) defs: Vec<(
+        Option<ImmutableString>,
+        Shared<rhai::ScriptFuncDef>,
+        ImmutableString,
+    )>,
     /// The entry script's functions.
     script: HashMap<(ImmutableString, usize), FnId>,
     /// Each module's functions, and whether they are public.
-    modules: HashMap<(ImmutableString, ImmutableString, usize), (FnId, bool)>,
+    pub(super) modules: HashMap<(ImmutableString, ImmutableString, usize), (FnId, bool)>,
     /// What each function does with its parameters, by id (for lending arguments).
-    uses: Vec<ParamUse>,
+    pub(super) uses: Vec<ParamUse>,
+    /// Which functions call sites compile into themselves, by id (`inline::inlinable`).
+    pub(super) inlinable: Vec<bool>,
 }
 
 impl Names {
     /// The function an unqualified call of `name` with `arity` arguments names from inside
     /// `module` (the module's own, then the entry script's), as `Compiler::own_fn` finds it.
-    fn own_fn(
+    pub(super) fn own_fn(
         &self,
         module: &Option<ImmutableString>,
         name: &ImmutableString,
@@ -66,28 +74,26 @@ pub(super) fn compile(
     ast: &AST,
     modules: &[(String, &AST)],
 ) -> Program {
-    let mut defs: Vec<(
-        Option<ImmutableString>,
-        Shared<rhai::ScriptFuncDef>,
-        ImmutableString,
-    )> = Vec::new();
     let mut names = Names::default();
     let source_of = |ast: &AST| ImmutableString::from(ast.source().unwrap_or(""));
     for def in ast.iter_fn_def() {
         let key = (def.name.clone(), def.params.len());
-        names.script.insert(key, defs.len());
-        defs.push((None, def.clone(), source_of(ast)));
+        names.script.insert(key, names.defs.len());
+        names.defs.push((None, def.clone(), source_of(ast)));
     }
     for (module, m) in modules {
         let module = ImmutableString::from(module.as_str());
         for def in m.iter_fn_def() {
             let key = (module.clone(), def.name.clone(), def.params.len());
             let public = def.access == FnAccess::Public;
-            names.modules.insert(key, (defs.len(), public));
-            defs.push((Some(module.clone()), def.clone(), source_of(m)));
+            names.modules.insert(key, (names.defs.len(), public));
+            names
+                .defs
+                .push((Some(module.clone()), def.clone(), source_of(m)));
         }
     }
-    names.uses = defs
+    names.uses = names
+        .defs
         .iter()
         .map(|(module, def, _)| {
             param_use(def, &|call: &FnCallExpr| {
@@ -96,9 +102,12 @@ pub(super) fn compile(
             })
         })
         .collect();
+    names.inlinable = super::inline::inlinable(&names);
+    let defs = &names.defs;
     let switch_ok = switch_hash_works(engine);
     let mut fns: Vec<Option<CompiledFn>> = Vec::with_capacity(defs.len());
     let mut calls: Vec<Vec<FnId>> = Vec::with_capacity(defs.len());
+    let mut inlined: Vec<Vec<FnId>> = Vec::with_capacity(defs.len());
     let mut why: Vec<Option<String>> = Vec::with_capacity(defs.len());
     for (id, (module, def, source)) in defs.iter().enumerate() {
         let mut c = Compiler {
@@ -114,6 +123,7 @@ pub(super) fn compile(
             next: def.params.len(),
             max: def.params.len(),
             calls: Vec::new(),
+            inlined: Vec::new(),
             switch_ok,
             natives,
             table,
@@ -135,6 +145,7 @@ pub(super) fn compile(
             }
         }
         calls.push(c.calls);
+        inlined.push(c.inlined);
     }
     // A function that calls an interpreted one is interpreted too: compiled code never calls
     // back into the interpreter.
@@ -168,6 +179,13 @@ pub(super) fn compile(
         })
         .collect();
     fallbacks.sort_by(|a, b| a.function.cmp(&b.function));
+    // Functions inlined by a function that stays compiled.
+    let mut into_callers = vec![false; defs.len()];
+    for (caller, ids) in inlined.iter().enumerate() {
+        if fns[caller].is_some() {
+            ids.iter().for_each(|&id| into_callers[id] = true);
+        }
+    }
     Program {
         fns,
         script: names.script.iter().fold(
@@ -181,6 +199,7 @@ pub(super) fn compile(
             },
         ),
         fallbacks,
+        inlined: into_callers,
         indexing: super::indexing::Indexing::new(engine),
         libs: std::iter::once(ast.shared_lib().clone())
             .chain(modules.iter().map(|(_, m)| m.shared_lib().clone()))
@@ -197,15 +216,17 @@ fn label(module: &Option<ImmutableString>, def: &rhai::ScriptFuncDef) -> String 
 }
 
 pub(super) struct Compiler<'a> {
-    names: &'a Names,
+    pub(super) names: &'a Names,
     /// The module the function is in, if it is a module's.
-    module: Option<ImmutableString>,
+    pub(super) module: Option<ImmutableString>,
     /// Local variables in scope, innermost last, each with its slot and whether it is a `const`.
     pub(super) scope: Vec<(ImmutableString, usize, bool)>,
     pub(super) next: usize,
     max: usize,
     /// The compiled functions it calls.
     calls: Vec<FnId>,
+    /// The functions compiled into it at its call sites.
+    pub(super) inlined: Vec<FnId>,
     pub(super) switch_ok: bool,
     /// The engine's native entries, which call sites bind to.
     natives: Tables,
@@ -226,7 +247,10 @@ pub(super) fn value(v: Dynamic) -> R<Flow> {
 
 impl<'a> Compiler<'a> {
     /// A function's body: its top-level statements as one block.
-    fn function(&mut self, def: &Shared<rhai::ScriptFuncDef>) -> Result<Exec, Unsupported> {
+    pub(super) fn function(
+        &mut self,
+        def: &Shared<rhai::ScriptFuncDef>,
+    ) -> Result<Exec, Unsupported> {
         if def.this_type.is_some() {
             return Err("a typed method (`fn Type.name`) is not compiled".into());
         }
@@ -245,6 +269,14 @@ impl<'a> Compiler<'a> {
 
     pub(super) fn declare(&mut self, name: &ImmutableString) -> usize {
         self.declare_as(name, false)
+    }
+
+    /// `n` slots of no variable in scope (an inlined call's parameters), the first of them.
+    pub(super) fn reserve(&mut self, n: usize) -> usize {
+        let first = self.next;
+        self.next += n;
+        self.max = self.max.max(self.next);
+        first
     }
 
     fn declare_as(&mut self, name: &ImmutableString, constant: bool) -> usize {
@@ -758,8 +790,18 @@ impl<'a> Compiler<'a> {
         lending_script_call(id, args, first_local, lent, uses, pos)
     }
 
-    /// A call: a script function by index, `type_of`, an operator or a native function.
+    /// A call: a script function by index, `type_of`, an operator or a native function; a
+    /// comparison of the game's phase with a literal by the phase's index (`phase.rs`).
     fn call(&mut self, call: &FnCallExpr, pos: Position) -> Result<Eval, Unsupported> {
+        let general = self.plain_call(call, pos)?;
+        Ok(match super::phase::PhaseTest::of(self, call) {
+            Some(test) => test.into_eval(general),
+            None => general,
+        })
+    }
+
+    /// `call`, without the phase comparison.
+    fn plain_call(&mut self, call: &FnCallExpr, pos: Position) -> Result<Eval, Unsupported> {
         let name = call.name.as_str();
         let arity = call.args.len();
         if call.capture_parent_scope {
@@ -794,11 +836,17 @@ impl<'a> Compiler<'a> {
                 ));
             };
             self.calls.push(id);
-            return Ok(self.script_call(id, call, args, first_local.map(|(slot, _)| slot), pos));
+            let ordinary = self.script_call(id, call, args, first_local.map(|(slot, _)| slot), pos);
+            return Ok(self
+                .inline_call(id, call, pos, ordinary)
+                .unwrap_or_else(|call| call));
         }
         if let Some(id) = self.own_fn(&(call.name.clone(), arity)) {
             self.calls.push(id);
-            return Ok(self.script_call(id, call, args, first_local.map(|(slot, _)| slot), pos));
+            let ordinary = self.script_call(id, call, args, first_local.map(|(slot, _)| slot), pos);
+            return Ok(self
+                .inline_call(id, call, pos, ordinary)
+                .unwrap_or_else(|call| call));
         }
         match (name, arity) {
             ("type_of", 1) => {

@@ -94,7 +94,7 @@ fn push_arguments(f: &mut Frame<'_>, args: &[Eval], later: impl Fn(usize) -> boo
 /// (the API's entries never change their first argument, and the standard library has none for
 /// them but `take` and `set_tag`, which `ParamUse::kept` rules out). A map's entry may be a
 /// function pointer called as a method, with the map as its `this`.
-fn methods_on(value: &Dynamic) -> Methods {
+pub(super) fn methods_on(value: &Dynamic) -> Methods {
     use super::super::api::{Card, GameHandle, Player};
     use std::any::TypeId;
     let t = value.type_id();

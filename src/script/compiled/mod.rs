@@ -13,9 +13,11 @@ mod calls;
 mod chain;
 mod events;
 mod indexing;
+mod inline;
 mod loops;
 mod ops;
 mod params;
+mod phase;
 #[cfg(test)]
 mod tests;
 
@@ -75,6 +77,8 @@ pub(crate) struct Program {
     script: FastMap<String, Vec<(usize, FnId)>>,
     /// The functions left to the interpreter, sorted.
     pub(crate) fallbacks: Vec<Fallback>,
+    /// Which functions are compiled into their callers at one call site or more, by id.
+    inlined: Vec<bool>,
     /// Rhai's own indexing, for values other than arrays and maps.
     indexing: indexing::Indexing,
     /// The scripts' function libraries (the entry script's, then each module's): where Rhai's
@@ -333,6 +337,19 @@ impl Program {
     /// How many functions it compiled, of how many.
     pub(crate) fn counts(&self) -> (usize, usize) {
         (self.fns.iter().flatten().count(), self.fns.len())
+    }
+
+    /// How many functions are compiled into their callers (`inline.rs`) at one call site or
+    /// more.
+    pub(crate) fn inlined(&self) -> usize {
+        self.inlined.iter().filter(|&&b| b).count()
+    }
+
+    /// Whether the entry script's function `name` with `arity` parameters is compiled into its
+    /// callers.
+    #[cfg(test)]
+    pub(crate) fn is_inlined(&self, name: &str, arity: usize) -> bool {
+        self.find(name, arity).is_some_and(|id| self.inlined[id])
     }
 
     /// Whether the entry script's function `name` with `arity` parameters is compiled.

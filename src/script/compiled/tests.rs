@@ -228,3 +228,54 @@ fn a_lent_argument_comes_back_as_given() {
     );
     assert_eq!(call("keeps", map(), 7), ("ok 1".into(), "()".into()));
 }
+
+/// Small functions that call no script function, or only such functions, are compiled into
+/// their callers; recursive, large, deeper and never-called ones are not.
+#[test]
+fn small_functions_are_compiled_into_their_callers() {
+    let (_, _, program) = compiled_cases();
+    for (name, arity) in [
+        ("add", 2),
+        ("fails", 1),
+        ("fails_deeper", 1),
+        ("doubled_plus", 1),
+        ("bumped", 1),
+        ("first_match", 2),
+        ("spins", 0),
+        ("sized", 1),
+        ("nested_reader", 2),
+    ] {
+        assert!(program.is_inlined(name, arity), "{name}/{arity} is inlined");
+    }
+    for (name, arity) in [
+        ("fact", 1),
+        ("forever", 1),
+        ("leaf_then_down", 1),
+        ("case_calls", 0),
+    ] {
+        assert!(
+            !program.is_inlined(name, arity),
+            "{name}/{arity} is not inlined"
+        );
+    }
+    let engine = engine();
+    let big = format!(
+        "fn big(x) {{ {} x }} fn small(x) {{ x + 1 }} fn mid(x) {{ small(x) * 2 }} \
+         fn top(x) {{ mid(x) + 1 }} fn main(x) {{ [big(x), small(x), mid(x), top(x)] }}",
+        "x += 1; ".repeat(40)
+    );
+    let ast = engine.compile(&big).expect("compiles");
+    let program = Program::compile(&engine, crate::script::natives::RULES, None, &ast, &[]);
+    let inlined: Vec<bool> = ["big", "small", "mid", "top"]
+        .iter()
+        .map(|name| program.is_inlined(name, 1))
+        .collect();
+    assert_eq!(inlined, [false, true, true, false]);
+    assert_eq!(program.inlined(), 2);
+    assert_eq!(
+        program
+            .call(&engine, &LIMITS, "main", vec![Dynamic::from(1_i64)])
+            .map(shown),
+        Some("ok [41, 2, 4, 5]".into())
+    );
+}
