@@ -218,7 +218,8 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
     // The phase compared by its index gives what comparing its name gives.
     let (_, saved) = result("phase_compared");
     let (t, f) = (r#"{"Bool":true}"#, r#"{"Bool":false}"#);
-    let expected = [t, f, f, t, f, t, t, t, t, f].join(",");
+    let (playing, over) = (r#"{"Str":"playing"}"#, r#"{"Str":"over"}"#);
+    let expected = [t, f, f, t, f, t, t, t, playing, over, t, f, over].join(",");
     assert!(
         saved.contains(&format!(r#""game_vars":[{{"List":[{expected}]}}]"#)),
         "{saved}"

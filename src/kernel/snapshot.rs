@@ -3,7 +3,6 @@
 //! every checked step and every trial make, so a step allocates only when a state outgrows them.
 
 use super::state::GameState;
-use super::value::clone_list;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -63,13 +62,16 @@ impl Clone for GameState {
         self.clock = *clock;
         self.timers.clone_from(timers);
         self.timer_seq = *timer_seq;
+        // Shared until a step draws from one.
         self.rng.clone_from(rng);
         self.id_rng.clone_from(id_rng);
         self.max_hand_slots = *max_hand_slots;
         if !Arc::ptr_eq(&self.house, house) {
             self.house.clone_from(house);
         }
-        clone_list(&mut self.game_vars, game_vars);
+        if !Arc::ptr_eq(&self.game_vars, game_vars) {
+            self.game_vars.clone_from(game_vars);
+        }
         // Shared with the source until either changes them: only changed ones are re-pointed.
         self.player_vars.truncate(player_vars.len());
         let kept = self.player_vars.len();
@@ -150,10 +152,10 @@ mod tests {
         source.turns_started = true;
         source.hands[2] = vec![Some(CardIdx(0)), None, Some(CardIdx(1))];
         source.piles = vec![vec![CardIdx(3), CardIdx(4)], vec![]];
-        source.game_vars = vec![
+        source.game_vars = Arc::new(vec![
             Value::Str("a string".into()),
             Value::List(vec![Value::Int(3)]),
-        ];
+        ]);
         source.player_vars = (0..3).map(|_| Arc::new(vec![Value::Bool(true)])).collect();
         source.timers = vec![Timer {
             name: "turn".into(),

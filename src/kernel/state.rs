@@ -110,22 +110,25 @@ pub struct GameState {
     pub timers: Vec<Timer>,
     pub(super) timer_seq: u64,
     /// The game's seeded generator: shuffles and every random choice of the rules. Seeded from
-    /// `Game::new`'s seed, so the same seed and actions replay the same game. Boxed, as is
-    /// `id_rng`: each is some 300 bytes, and a game is moved whole twice a hook call (lent to
-    /// the script and back).
-    pub rng: Box<ChaCha8Rng>,
+    /// `Game::new`'s seed, so the same seed and actions replay the same game. Behind an `Arc`,
+    /// as is `id_rng`: each is some 300 bytes, a game is moved whole twice a hook call (lent to
+    /// the script and back), and a step's copy of the state shares them until one draws
+    /// (`Arc::make_mut`), which few steps do.
+    pub rng: Arc<ChaCha8Rng>,
     /// Public card ids come from their own generator, so that ids say nothing about the deal;
     /// a host keys it with a secret (`Game::with_id_key`).
     #[serde(default = "unkeyed_ids")]
-    pub id_rng: Box<ChaCha8Rng>,
+    pub id_rng: Arc<ChaCha8Rng>,
     /// The most slots a hand may have (the variant's `max_hand_slots`).
     #[serde(default = "default_hand_slots")]
     pub max_hand_slots: u16,
     /// House-rule values, indexed like `Table::house_rules` (defaults, then what `Game::new` set).
     /// Fixed for the game, so copies of the state share them.
     pub house: Arc<Vec<Value>>,
-    /// Game variables, indexed like `Table::game_vars`.
-    pub game_vars: Vec<Value>,
+    /// Game variables, indexed like `Table::game_vars`. Shared by copies of the state until one
+    /// changes them (`Arc::make_mut`), as each player's are: most steps of a matching stage
+    /// change none.
+    pub game_vars: Arc<Vec<Value>>,
     /// Player variables by seat, each indexed like `Table::player_vars`. Each player's are
     /// shared by copies of the state until one changes them (`Arc::make_mut`): a step's copy
     /// then costs a count, not the values.
@@ -236,11 +239,11 @@ impl GameState {
             clock: 0,
             timers: Vec::new(),
             timer_seq: 0,
-            rng: Box::new(rng),
-            id_rng: Box::new(id_rng),
+            rng: Arc::new(rng),
+            id_rng: Arc::new(id_rng),
             max_hand_slots,
             house: Arc::new(house),
-            game_vars: table.game_vars.iter().map(|v| v.1.clone()).collect(),
+            game_vars: Arc::new(table.game_vars.iter().map(|v| v.1.clone()).collect()),
             // Every player starts with the same values, shared until one changes.
             player_vars: {
                 let start = Arc::new(table.player_vars.iter().map(|v| v.1.clone()).collect());
@@ -263,11 +266,11 @@ impl GameState {
             clock: 0,
             timers: Vec::new(),
             timer_seq: 0,
-            rng: Box::new(ChaCha8Rng::seed_from_u64(0)),
-            id_rng: Box::new(ChaCha8Rng::seed_from_u64(0)),
+            rng: Arc::new(ChaCha8Rng::seed_from_u64(0)),
+            id_rng: Arc::new(ChaCha8Rng::seed_from_u64(0)),
             max_hand_slots: 0,
             house: Arc::default(),
-            game_vars: Vec::new(),
+            game_vars: Arc::default(),
             player_vars: Vec::new(),
             outcome: None,
             turns_started: false,
@@ -532,7 +535,7 @@ impl GameState {
     /// Shuffle cards that are going face down into `pile`: everyone forgets them, and they get
     /// new public ids.
     fn shuffle_face_down(&mut self, cards: &mut [CardIdx], pile: PileId) {
-        cards.shuffle(&mut *self.rng);
+        cards.shuffle(Arc::make_mut(&mut self.rng));
         let ids = self.fresh_ids(cards.len());
         for (&card, id) in cards.iter().zip(ids) {
             let c = &mut self.cards[card.0 as usize];
@@ -558,7 +561,7 @@ impl GameState {
     fn fresh_ids(&mut self, n: usize) -> Vec<u32> {
         let mut out = Vec::with_capacity(n);
         while out.len() < n {
-            let id = self.id_rng.random_range(0x1000_0000..=u32::MAX);
+            let id = Arc::make_mut(&mut self.id_rng).random_range(0x1000_0000..=u32::MAX);
             if !out.contains(&id) && !self.cards.iter().any(|c| c.public_id == id) {
                 out.push(id);
             }
@@ -568,7 +571,7 @@ impl GameState {
 
     /// A uniformly random integer in `0..n` from the game's generator (`n` > 0).
     pub fn random_below(&mut self, n: u64) -> u64 {
-        self.rng.random_range(0..n.max(1))
+        Arc::make_mut(&mut self.rng).random_range(0..n.max(1))
     }
 
     /// Start (or restart) the timer `name`, firing `millis` milliseconds of game clock from now.
@@ -597,8 +600,9 @@ impl GameState {
 
     /// Give every card a new public id from a generator keyed by `key` (see `Game::with_id_key`).
     pub fn rekey_ids(&mut self, key: [u8; 32]) {
-        *self.id_rng = ChaCha8Rng::from_seed(key);
-        let ids = unique_ids(&mut self.id_rng, self.cards.len());
+        let id_rng = Arc::make_mut(&mut self.id_rng);
+        *id_rng = ChaCha8Rng::from_seed(key);
+        let ids = unique_ids(id_rng, self.cards.len());
         for (card, id) in self.cards.iter_mut().zip(ids) {
             card.public_id = id;
         }
@@ -749,8 +753,8 @@ impl GameState {
 }
 
 /// For games saved before ids had their own generator.
-fn unkeyed_ids() -> Box<ChaCha8Rng> {
-    Box::new(id_generator(0))
+fn unkeyed_ids() -> Arc<ChaCha8Rng> {
+    Arc::new(id_generator(0))
 }
 
 fn default_hand_slots() -> u16 {

@@ -96,7 +96,7 @@ impl Clone for Value {
 
 /// `to.clone_from(from)` for lists of values, element by element into the memory `to` has
 /// (the standard library's version goes through a slice copy that is not inlined).
-pub(super) fn clone_list(to: &mut Vec<Value>, from: &[Value]) {
+fn clone_list(to: &mut Vec<Value>, from: &[Value]) {
     to.truncate(from.len());
     let kept = to.len();
     for (t, f) in to.iter_mut().zip(from) {

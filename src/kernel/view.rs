@@ -191,7 +191,7 @@ impl Game {
         let vars = table
             .game_vars
             .iter()
-            .zip(&st.game_vars)
+            .zip(st.game_vars.iter())
             .map(|((name, _), v)| (name.clone(), value(v)))
             .collect();
         View {

@@ -694,7 +694,8 @@ pub(crate) static NATIVES: &[Native] = &[
         let mut game = g.lock();
         match name.id(&game.table) {
             Some(i) => {
-                game.state.game_vars[i] = to_value(v)?;
+                let value = to_value(v)?;
+                std::sync::Arc::make_mut(&mut game.state.game_vars)[i] = value;
                 Ok(())
             }
             None => unknown_var(&game, name.text, false),

@@ -198,12 +198,25 @@ impl Compiler<'_> {
             .collect();
         table.sort_unstable_by_key(|&(hash, _)| hash);
         let default = cases.def_case;
+        let find = move |table: &[(u64, Vec<usize>)], v: &Dynamic| -> Option<usize> {
+            if !hashable(v) {
+                return None;
+            }
+            let hash = switch_hash(v);
+            table.binary_search_by_key(&hash, |&(h, _)| h).ok()
+        };
+        let phase = super::phase::PhaseCases::of(self, &x.0, |v| find(&table, v));
         Ok(Box::new(move |f| {
-            let v = subject(f)?;
-            if hashable(&v)
-                && let hash = switch_hash(&v)
-                && let Ok(at) = table.binary_search_by_key(&hash, |&(h, _)| h)
-            {
+            let found = match phase.as_ref().and_then(|p| p.case(f)) {
+                Some(found) => found,
+                None => {
+                    let v = subject(f)?;
+                    let found = find(&table, &v);
+                    super::discard(v);
+                    found
+                }
+            };
+            if let Some(at) = found {
                 let list = &table[at].1;
                 for &i in list {
                     let (cond, body) = &arms[i];

@@ -1,13 +1,33 @@
 //! `game.phase == "name"` (and `!=`, either way round) on a local game handle, compiled to a
-//! comparison of the game's phase with the literal's place in the table, found at load: the
-//! commonest test of a rule script, without making the phase's name as a value and comparing
-//! strings. Any other receiver (a map with a `phase` entry, a bot's view) goes the general way.
+//! comparison of the game's phase with the literal's place in the table, found at load, and
+//! `switch game.phase { … }` to its case found by the phase's index: the commonest tests of a
+//! rule script, without making the phase's name as a value and comparing or hashing strings.
+//! Any other receiver (a map with a `phase` entry, a bot's view) goes the general way.
 
 use super::build::Compiler;
-use super::{Eval, R};
-use crate::script::api::GameHandle;
+use super::{Eval, Frame, R};
+use crate::kernel::Table;
+use crate::script::api::{self, GameHandle};
 use crate::script::names::{LiteralName, NameKind};
 use rhai::{ASTFlags, Dynamic, Expr, FnCallExpr};
+use std::sync::Arc;
+
+/// The slot of `x` when `e` is `x.phase` on a local variable `x`.
+fn phase_of_local(c: &Compiler<'_>, e: &Expr) -> Option<usize> {
+    let Expr::Dot(x, flags, _) = e else {
+        return None;
+    };
+    if flags.contains(ASTFlags::NEGATED) {
+        return None;
+    }
+    let Expr::Property(property, _) = &x.rhs else {
+        return None;
+    };
+    if (property.0).0 != "get$phase" {
+        return None;
+    }
+    c.root_slot(&x.lhs).ok().flatten()
+}
 
 /// A comparison of a local's `phase` property with a literal.
 pub(super) struct PhaseTest {
@@ -30,19 +50,7 @@ impl PhaseTest {
             | [Expr::StringConstant(s, _), dot @ Expr::Dot(..)] => (dot, s),
             _ => return None,
         };
-        let Expr::Dot(x, flags, _) = dot else {
-            return None;
-        };
-        if flags.contains(ASTFlags::NEGATED) {
-            return None;
-        }
-        let Expr::Property(property, _) = &x.rhs else {
-            return None;
-        };
-        if (property.0).0 != "get$phase" {
-            return None;
-        }
-        let slot = c.root_slot(&x.lhs).ok().flatten()?;
+        let slot = phase_of_local(c, dot)?;
         Some(PhaseTest {
             slot,
             name: LiteralName::new(text.clone(), NameKind::Phase, c.table()),
@@ -61,5 +69,50 @@ impl PhaseTest {
             }
             general(f)
         })
+    }
+}
+
+/// `switch x.phase` on a local `x`: the case of each of the table's phases, found at load.
+pub(super) struct PhaseCases {
+    slot: usize,
+    table: Arc<Table>,
+    /// By phase index: the case's place in the switch's table, `None` for no case.
+    cases: Vec<Option<usize>>,
+}
+
+impl PhaseCases {
+    /// When `subject` is `x.phase` on a local `x` and the program has a table; `case_of` finds
+    /// a value's case by its hash, as the switch does.
+    pub(super) fn of(
+        c: &Compiler<'_>,
+        subject: &Expr,
+        case_of: impl Fn(&Dynamic) -> Option<usize>,
+    ) -> Option<PhaseCases> {
+        let slot = phase_of_local(c, subject)?;
+        let table = c.table()?.clone();
+        let cases = (0..table.phases.len())
+            .map(|i| {
+                let phase = crate::kernel::PhaseId(u16::try_from(i).ok()?);
+                case_of(&Dynamic::from(api::phase_name(&table, phase)))
+            })
+            .collect();
+        Some(PhaseCases { slot, table, cases })
+    }
+
+    /// The case of the game's phase (`Some(None)`: no case), or `None` when the variable is not
+    /// a handle of a game of the table: the switch then evaluates its subject.
+    #[inline]
+    pub(super) fn case(&self, f: &Frame<'_>) -> Option<Option<usize>> {
+        let handle = f.slot_ref(self.slot).read_lock::<GameHandle>()?;
+        let game = handle.lock();
+        if !Arc::ptr_eq(&game.table, &self.table) {
+            return None;
+        }
+        Some(
+            self.cases
+                .get(usize::from(game.state.phase.0))
+                .copied()
+                .flatten(),
+        )
     }
 }
