@@ -42,7 +42,7 @@ pub(super) struct Names {
     /// The entry script's functions.
     script: HashMap<(ImmutableString, usize), FnId>,
     /// Each module's functions, and whether they are public.
-    pub(super) modules: HashMap<(ImmutableString, ImmutableString, usize), (FnId, bool)>,
+    modules: HashMap<(ImmutableString, ImmutableString, usize), (FnId, bool)>,
     /// What each function does with its parameters, by id (for lending arguments).
     pub(super) uses: Vec<ParamUse>,
     /// Which functions call sites compile into themselves, by id (`inline::inlinable`).
@@ -64,6 +64,22 @@ impl Names {
             return Some(id);
         }
         self.script.get(&(name.clone(), arity)).copied()
+    }
+
+    /// The public module function a qualified call (`recall::peek(…)`, one module deep) names.
+    pub(super) fn qualified_fn(&self, call: &FnCallExpr) -> Option<FnId> {
+        let path = &call.namespace.path;
+        if path.len() != 1 {
+            return None;
+        }
+        let module = ImmutableString::from(path[0].name.as_str());
+        match self
+            .modules
+            .get(&(module, call.name.clone(), call.args.len()))
+        {
+            Some(&(id, true)) => Some(id),
+            _ => None,
+        }
     }
 }
 
@@ -820,18 +836,12 @@ impl<'a> Compiler<'a> {
         };
         // A module's function: `recall::peek(…)`.
         if !call.namespace.is_empty() {
-            let path = &call.namespace.path;
-            let module = ImmutableString::from(path[0].name.as_str());
-            let found = (path.len() == 1)
-                .then(|| {
-                    self.names
-                        .modules
-                        .get(&(module.clone(), call.name.clone(), arity))
-                })
-                .flatten();
-            let Some(&(id, true)) = found else {
+            let Some(id) = self.names.qualified_fn(call) else {
                 return Err(unsupported(
-                    &format!("the call of `{}::{name}` is not compiled", path[0].name),
+                    &format!(
+                        "the call of `{}::{name}` is not compiled",
+                        call.namespace.path[0].name
+                    ),
                     pos,
                 ));
             };

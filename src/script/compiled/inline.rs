@@ -97,20 +97,10 @@ fn script_callee(
     module: &Option<rhai::ImmutableString>,
     call: &FnCallExpr,
 ) -> Option<Callee> {
-    let arity = call.args.len();
     if !call.namespace.is_empty() {
-        let path = &call.namespace.path;
-        let key = (
-            rhai::ImmutableString::from(path[0].name.as_str()),
-            call.name.clone(),
-            arity,
-        );
-        return match names.modules.get(&key) {
-            Some(&(id, true)) if path.len() == 1 => Some(Callee::Script(id)),
-            _ => None,
-        };
+        return names.qualified_fn(call).map(Callee::Script);
     }
-    Some(match names.own_fn(module, &call.name, arity) {
+    Some(match names.own_fn(module, &call.name, call.args.len()) {
         Some(id) => Callee::Script(id),
         None => Callee::Native,
     })
@@ -128,7 +118,7 @@ struct Params {
 impl Compiler<'_> {
     /// The call `call` of function `id` compiled into the caller, when `id` is inlinable and
     /// its body compiles here; `ordinary` is the call made instead when a guarded argument's
-    /// value could be changed by the function. `None` leaves the call as it is.
+    /// value could be changed by the function. `Err(ordinary)` leaves the call as it is.
     pub(super) fn inline_call(
         &mut self,
         id: FnId,
