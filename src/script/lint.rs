@@ -1,9 +1,10 @@
-//! Static checks of compiled scripts, for `deckspec check`: every call of a function that is
+//! Static checks of compiled scripts: for `deckspec check`, every call of a function that is
 //! neither the game API, nor a bot-view function, nor defined in the scripts, nor a Rhai
-//! built-in, with where it is written and a did-you-mean.
+//! built-in, with where it is written and a did-you-mean; at load, an assignment that would
+//! change a constant Rhai has folded into its value.
 
 use super::error::SourceDiagnostic;
-use rhai::{AST, ASTNode, Engine, Expr};
+use rhai::{AST, ASTNode, Engine, Expr, Position, Stmt};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -94,4 +95,30 @@ pub(crate) fn unknown_calls(
             )
         })
         .collect()
+}
+
+/// What a script is told when it changes a constant's property or item.
+pub(crate) const CONSTANT_CHANGED: &str = "a `const` cannot be changed, not even a property or an item of it: declare it with `let` to change it";
+
+/// Where `ast` assigns to a property or an item of a constant whose value Rhai's optimizer
+/// put in the variable's place (`const m = #{}; m.x = 1` becomes `#{}.x = 1`): Rhai's
+/// interpreter stops at an unreachable branch there, so such a script is refused at load. A
+/// constant Rhai did not fold (`const a = [1] + []`) stays a variable, and changing it is the
+/// run-time error `Cannot modify constant`.
+pub(crate) fn folded_constant_assignment(ast: &AST) -> Option<Position> {
+    let mut found = None;
+    ast.walk(&mut |nodes: &[ASTNode]| {
+        if let Some(ASTNode::Stmt(Stmt::Assignment(x))) = nodes.last() {
+            let mut root = &x.1.lhs;
+            while let Expr::Dot(link, ..) | Expr::Index(link, ..) = root {
+                root = &link.lhs;
+            }
+            if !matches!(root, Expr::Variable(..) | Expr::ThisPtr(..)) {
+                found = Some(x.1.lhs.position());
+                return false;
+            }
+        }
+        true
+    });
+    found
 }

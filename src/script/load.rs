@@ -210,6 +210,16 @@ pub(crate) fn compile(engine: &Engine, path: &Path, src: &str) -> Result<AST, Va
         }
         VariantError::Script(Box::new(diagnostic))
     })?;
+    if let Some(pos) = super::lint::folded_constant_assignment(&ast) {
+        return Err(VariantError::Script(Box::new(SourceDiagnostic::at_line(
+            path,
+            src,
+            pos.line().unwrap_or(1),
+            pos.position().unwrap_or(1),
+            super::lint::CONSTANT_CHANGED.to_string(),
+            "a constant",
+        ))));
+    }
     ast.set_source(path.display().to_string());
     Ok(ast)
 }

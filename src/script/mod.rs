@@ -8,6 +8,7 @@ mod bot_natives;
 pub mod bots;
 pub mod compiled;
 pub mod config;
+pub mod differential;
 pub mod error;
 pub mod files;
 pub(crate) mod items;

@@ -141,6 +141,8 @@ pub(super) fn compile(
             calls: Vec::new(),
             inlined: Vec::new(),
             switch_ok,
+            max_variables: engine.max_variables(),
+            block_start: def.params.len(),
             natives,
             table,
         };
@@ -244,6 +246,12 @@ pub(super) struct Compiler<'a> {
     /// The functions compiled into it at its call sites.
     pub(super) inlined: Vec<FnId>,
     pub(super) switch_ok: bool,
+    /// The most variables one call may have in scope at once (Rhai's `max_variables`).
+    max_variables: usize,
+    /// Where the innermost block's variables start in `scope`: a `let` of a name declared in
+    /// the same block takes that variable's place, as in Rhai, so `scope` holds exactly the
+    /// variables Rhai's scope holds at that point.
+    pub(super) block_start: usize,
     /// The engine's native entries, which call sites bind to.
     natives: Tables,
     /// The variant's table, which literal names are resolved in (see `chain::Literal`).
@@ -303,6 +311,26 @@ impl<'a> Compiler<'a> {
         slot
     }
 
+    /// A `let`'s variable: the place of one of the same name declared in the same block (made
+    /// a constant or not, as Rhai's parser makes it), else a new one, or `None` when the scope
+    /// already holds as many variables as a call may have.
+    fn declare_in_block(&mut self, name: &ImmutableString, constant: bool) -> Option<usize> {
+        let same = self.scope.iter().rposition(|(n, ..)| n == name);
+        if let Some(at) = same.filter(|&at| at >= self.block_start) {
+            self.scope[at].2 = constant;
+            return Some(self.scope[at].1);
+        }
+        if self.scope.len() >= self.max_variables {
+            return None;
+        }
+        Some(self.declare_as(name, constant))
+    }
+
+    /// Whether a `for` loop's variable (and `counter` one) fit in the scope.
+    pub(super) fn loop_variables_fit(&self, counter: bool) -> bool {
+        self.scope.len() + usize::from(counter) < self.max_variables
+    }
+
     fn lookup(&self, name: &str) -> Option<usize> {
         self.lookup_var(name).map(|(slot, _)| slot)
     }
@@ -319,10 +347,12 @@ impl<'a> Compiler<'a> {
     /// A block's statements in a scope of their own (`scoped`), or the function's top level.
     pub(super) fn statements(&mut self, stmts: &[Stmt], scoped: bool) -> Result<Exec, Unsupported> {
         let (mark, next) = (self.scope.len(), self.next);
+        let outer_block = std::mem::replace(&mut self.block_start, mark);
         let compiled = stmts
             .iter()
             .map(|s| self.step(s))
             .collect::<Result<Vec<_>, _>>();
+        self.block_start = outer_block;
         if scoped {
             self.scope.truncate(mark);
             self.next = next;
@@ -379,7 +409,13 @@ impl<'a> Compiler<'a> {
                 }
                 let init = self.expr(init)?;
                 let constant = flags.contains(ASTFlags::CONSTANT);
-                let slot = self.declare_as(&ident.name, constant);
+                let Some(slot) = self.declare_in_block(&ident.name, constant) else {
+                    // Rhai refuses a variable past the limit before it evaluates its value.
+                    let pos = *pos;
+                    return Ok(Box::new(move |_| {
+                        Err(EvalAltResult::ErrorTooManyVariables(pos).into())
+                    }));
+                };
                 if constant {
                     // Read-only, as Rhai keeps a constant: a method that would change it is
                     // refused (`C.push(1)`), and each copy read from it is writable again.
@@ -440,9 +476,20 @@ impl<'a> Compiler<'a> {
                                 lhs.position(),
                             ));
                         };
+                        let mut variable = lhs;
+                        while let Expr::Index(link, ..) | Expr::Dot(link, ..) = variable {
+                            variable = &link.lhs;
+                        }
+                        let root = chain::Assigned {
+                            name: match variable {
+                                Expr::Variable(v, ..) => v.1.clone(),
+                                _ => ImmutableString::new(),
+                            },
+                            pos: variable.start_position(),
+                        };
                         Box::new(move |f| {
                             let v = rhs(f)?;
-                            chain.assign(f, v, op_site.as_ref(), op_pos)?;
+                            chain.assign(f, v, op_site.as_ref(), op_pos, &root)?;
                             value(Dynamic::UNIT)
                         })
                     }
@@ -487,9 +534,17 @@ impl<'a> Compiler<'a> {
                 Box::new(move |f| {
                     loop {
                         f.tick(pos)?;
-                        match looped(body(f))? {
+                        let round = body(f);
+                        // Rhai's rule: `continue` in a `do` loop starts the body again without
+                        // testing the condition.
+                        let continued = match &round {
+                            Ok(flow) => matches!(flow, Flow::Continue),
+                            Err(e) => matches!(**e, EvalAltResult::LoopBreak(false, ..)),
+                        };
+                        match looped(round)? {
                             Some(Flow::Break(v)) => return value(v),
                             Some(other) => return Ok(other),
+                            None if continued => continue,
                             None => {}
                         }
                         if cond(f)? == until {

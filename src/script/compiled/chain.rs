@@ -12,6 +12,7 @@ use super::{Eval, Frame, R};
 use crate::kernel::Table;
 use rhai::{ASTFlags, Dynamic, EvalAltResult, Expr, ImmutableString, Position};
 use std::sync::Arc;
+pub(crate) use walk::Assigned;
 use walk::{Evaluated, arguments, assign_last, position, walk};
 
 mod direct;
@@ -573,13 +574,14 @@ impl Chain {
         }
     }
 
-    /// `chain = value` (or `chain op= value`); the root is a local variable.
+    /// `chain = value` (or `chain op= value`); the root is a local variable, `root`.
     pub(crate) fn assign(
         &self,
         f: &mut Frame<'_>,
         new: Dynamic,
         op: Option<&ops::OpAssign>,
         op_pos: Position,
+        root: &Assigned,
     ) -> R<()> {
         let Root::Local(slot) = self.root else {
             unreachable!("assignments are compiled for local roots only")
@@ -591,7 +593,7 @@ impl Chain {
         let mut new = Some((new, last_value));
         let mut set = |f: &mut Frame<'_>, target: &mut Dynamic| -> R<Dynamic> {
             let (new, last_value) = new.take().expect("assigned once");
-            assign_last(f, target, last, last_value, new, op, op_pos).map(|()| Dynamic::UNIT)
+            assign_last(f, target, last, last_value, new, op, op_pos, root).map(|()| Dynamic::UNIT)
         };
         let at = f.base + slot;
         let mut owned = std::mem::take(&mut f.stack[at]);

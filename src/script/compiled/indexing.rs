@@ -78,9 +78,10 @@ impl Indexing {
         scope.push_dynamic("i", idx);
         scope.push_dynamic("v", value);
         let result = engine.eval_ast_with_scope::<Dynamic>(&mut scope, &self.set);
-        // Whatever happened, the target is the variable as the script left it.
-        if let Some(x) = scope.get_mut("x") {
-            *target = std::mem::take(x);
+        // Whatever happened, the target is the variable as the script left it (a constant's
+        // value too, still read-only: Rhai leaves a constant's bits or characters as they were).
+        if let Some(x) = scope.remove::<Dynamic>("x") {
+            *target = x;
         }
         result.map(drop).map_err(|e| moved(e, at))
     }

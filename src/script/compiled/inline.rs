@@ -254,7 +254,7 @@ fn run_inlined<'a>(
     pos: Position,
 ) -> R<Dynamic> {
     f.tick(pos)?;
-    if f.level >= f.limits.max_call_levels {
+    if f.level > f.limits.max_call_levels {
         return Err(EvalAltResult::ErrorStackOverflow(pos).into());
     }
     let outer = f.running.replace(callee);

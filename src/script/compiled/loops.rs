@@ -65,6 +65,13 @@ impl Compiler<'_> {
         x: &(rhai::Ident, Option<rhai::Ident>, rhai::FlowControl),
     ) -> Result<Exec, Unsupported> {
         let (var, counter, flow) = x;
+        if !self.loop_variables_fit(counter.is_some()) {
+            // Rhai refuses the loop's variables past the limit before it evaluates what it walks.
+            let pos = var.pos;
+            return Ok(Box::new(move |_| {
+                Err(EvalAltResult::ErrorTooManyVariables(pos).into())
+            }));
+        }
         let iterable_pos = flow.expr.start_position();
         // `a..b` counts without making the range.
         let range = match &flow.expr {
@@ -122,22 +129,15 @@ impl Compiler<'_> {
                     let range = ops::binary(f, &site, a, b, iterable_pos)?;
                     return end(for_each(f, range, iterable_pos, &round)?);
                 };
-                let stop = if inclusive {
-                    stop.checked_add(1)
+                // Rhai walks an inclusive range as `start..=stop`: one ending at `i64::MAX` ends
+                // there, with no overflow.
+                let flow = if inclusive {
+                    walk_range(f, start..=stop, &round)?
                 } else {
-                    Some(stop)
+                    walk_range(f, start..stop, &round)?
                 };
-                let Some(stop) = stop else {
-                    return Err(EvalAltResult::ErrorArithmetic(
-                        "for-loop range overflow".into(),
-                        iterable_pos,
-                    )
-                    .into());
-                };
-                for (i, n) in (start..stop).enumerate() {
-                    if let Some(flow) = round(f, Item::Value(Dynamic::from(n)), i)? {
-                        return end(Some(flow));
-                    }
+                if flow.is_some() {
+                    return end(flow);
                 }
                 value(Dynamic::UNIT)
             }));
@@ -298,6 +298,20 @@ fn for_each(f: &mut Frame<'_>, items: Dynamic, pos: Position, round: &Round) -> 
     for (i, item) in iterator(items).enumerate() {
         let item = item.map_err(|e| super::fill_position(e, pos))?.flatten();
         if let Some(flow) = round(f, Item::Value(item), i)? {
+            return Ok(Some(flow));
+        }
+    }
+    Ok(None)
+}
+
+/// The rounds of a `for` loop over a range of integers, until one leaves the loop.
+fn walk_range(
+    f: &mut Frame<'_>,
+    range: impl Iterator<Item = rhai::INT>,
+    round: &Round,
+) -> R<Option<Flow>> {
+    for (i, n) in range.enumerate() {
+        if let Some(flow) = round(f, Item::Value(Dynamic::from(n)), i)? {
             return Ok(Some(flow));
         }
     }

@@ -243,7 +243,9 @@ impl<'a> Frame<'a> {
 
     fn enter(&mut self, f: &'a CompiledFn, args_at: usize, pos: Position) -> R<Dynamic> {
         self.tick(pos)?;
-        if self.level >= self.limits.max_call_levels {
+        // As Rhai: the called function runs one level deeper than its caller, and the hook
+        // itself at level 0, so a call fails when its caller is past the limit.
+        if self.level > self.limits.max_call_levels {
             return Err(EvalAltResult::ErrorStackOverflow(pos).into());
         }
         // `resize_with`: `resize` would drop its unused `()` through the drop glue.

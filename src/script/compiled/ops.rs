@@ -244,6 +244,14 @@ fn equal(a: &Dynamic, b: &Dynamic) -> Option<bool> {
     if let (Some(x), Some(y)) = (bool_of(a), bool_of(b)) {
         return Some(x == y);
     }
+    // A character and a string are equal when the string is that one character (Rhai's
+    // built-in rule, either way round).
+    if let (Ok(c), true) = (a.as_char(), b.is_string()) {
+        return Some(one_char(&b.read_lock::<ImmutableString>()?, c));
+    }
+    if let (true, Ok(c)) = (a.is_string(), b.as_char()) {
+        return Some(one_char(&a.read_lock::<ImmutableString>()?, c));
+    }
     // Unlike types that are not both numbers are unequal (Rhai's built-in rule), unless an
     // entry of the table takes them: the table's `==` entries take two values of one type.
     let numeric = |d: &Dynamic| d.is_int() || d.is_float();
@@ -251,6 +259,12 @@ fn equal(a: &Dynamic, b: &Dynamic) -> Option<bool> {
         return Some(false);
     }
     None
+}
+
+/// Whether `s` is the one character `c`.
+fn one_char(s: &str, c: char) -> bool {
+    let mut chars = s.chars();
+    chars.next() == Some(c) && chars.next().is_none()
 }
 
 /// An operator on two values: in place for the common types, else as Rhai calls it.

@@ -9,6 +9,12 @@ use super::super::{Frame, R};
 use super::{Link, Literal};
 use rhai::{Dynamic, EvalAltResult, ImmutableString, Position};
 
+/// The variable an assigned chain starts from, as its errors name it.
+pub(crate) struct Assigned {
+    pub(crate) name: ImmutableString,
+    pub(crate) pos: Position,
+}
+
 /// The argument values of one link, evaluated before the walk.
 pub(super) enum Evaluated {
     None,
@@ -33,6 +39,7 @@ pub(super) fn arguments(links: &[Link], f: &mut Frame<'_>) -> R<Vec<Evaluated>> 
 }
 
 /// The last link of an assignment, on the value the others reached.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn assign_last(
     f: &mut Frame<'_>,
     target: &mut Dynamic,
@@ -41,9 +48,19 @@ pub(super) fn assign_last(
     new: Dynamic,
     op: Option<&ops::OpAssign>,
     op_pos: Position,
+    root: &Assigned,
 ) -> R<()> {
-    // The new value, with the old one when it is an op-assignment.
-    let combine = |f: &mut Frame<'_>, old: Dynamic| -> R<Dynamic> {
+    // The new value, with the old one when it is an op-assignment. An item of a constant is
+    // read-only (Rhai marks a constant's items so), and changing it is refused as changing the
+    // constant, before the operator runs.
+    let mut new = Some(new);
+    let mut combine = |f: &mut Frame<'_>, old: Dynamic| -> R<Dynamic> {
+        if old.is_read_only() {
+            return Err(
+                EvalAltResult::ErrorAssignmentToConstant(root.name.to_string(), root.pos).into(),
+            );
+        }
+        let new = new.take().expect("one new value");
         match op {
             Some(op) => ops::op_assign(f, op, old, new, op_pos),
             None => Ok(new),
@@ -99,12 +116,22 @@ pub(super) fn assign_last(
                 index: *pos,
                 assign: op_pos,
             };
-            let old = if op.is_some() {
-                f.program.indexing.get(f.engine, target, idx.clone(), at)?
-            } else {
-                Dynamic::UNIT
+            // As Rhai: an op-assignment reads the old value through the indexer; a value that
+            // has no indexer to read is set to the new value as it is, and the setter says
+            // whether that can be done (`range= [i64] = string`).
+            let new = new.take().expect("one new value");
+            let v = match op {
+                None => new,
+                Some(op) => match f.program.indexing.get(f.engine, target, idx.clone(), at) {
+                    Ok(old) => {
+                        let v = ops::op_assign(f, op, old, new, op_pos)?;
+                        ops::check_size_of(f.engine, &v, op_pos)?;
+                        v
+                    }
+                    Err(e) if matches!(*e, EvalAltResult::ErrorIndexingType(..)) => new,
+                    Err(e) => return Err(e),
+                },
             };
-            let v = combine(f, old)?;
             f.program.indexing.set(f.engine, target, idx, v, at)?;
             ops::check_size_of(f.engine, target, *pos)
         }
@@ -122,10 +149,16 @@ fn set_entry(
     combine: impl FnOnce(&mut Frame<'_>, Dynamic) -> R<Dynamic>,
     pos: Position,
 ) -> R<()> {
+    // A copy is writable; a constant's entry is handed on read-only, for `combine` to refuse.
     let old = target
         .as_map_ref()
         .ok()
-        .and_then(|m| m.get(key).cloned())
+        .and_then(|m| {
+            m.get(key).map(|entry| match entry.is_read_only() {
+                true => entry.clone().into_read_only(),
+                false => entry.clone(),
+            })
+        })
         .unwrap_or(Dynamic::UNIT);
     let v = combine(f, old)?;
     if let Ok(mut map) = target.as_map_mut() {
