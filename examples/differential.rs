@@ -100,8 +100,7 @@ fn main() {
             eprintln!("differential: {path}: {e}");
             std::process::exit(2);
         });
-        let module = generate::program(0, 0).module;
-        on_script_thread(|| compare(&text, Some(&module))).expect("a script thread");
+        on_script_thread(|| compare(&text, Some(generate::MODULE))).expect("a script thread");
         return;
     }
     if let Some(seed) = options.show {

@@ -5,6 +5,7 @@
 //! command in `.ci/run`: `deckspec simulate <variant> --games 10000 --compare-engines`.
 
 use deckspec::kernel::{Action, Game, Seat};
+use deckspec::script::differential::{Differential, Outcome, generate};
 use deckspec::script::{EngineKind, Variant, variant_names};
 use deckspec::sim::{Seating, SimError, Study, on_script_thread};
 use std::path::{Path, PathBuf};
@@ -453,4 +454,111 @@ fn events_not_kept_are_checked_and_counted_as_kept_ones_are() {
             assert_eq!(result(name), ("Ok(())", events), "{name}");
         }
     }
+}
+
+/// The folder of regression programs: each `<name>.rhai` beside `<name>.expected`, the outcome
+/// of each of its argument-free functions (`function: outcome`, by name), or why it does not
+/// load. The programs call the generated programs' module as `lib`.
+fn programs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/programs")
+}
+
+/// What an `.expected` file says of a function stopped by a limit, where which limit comes
+/// first may depend on the engine (operations or time).
+const STOPPED_BY_A_LIMIT: &str = "stopped by a limit";
+
+/// Whether an outcome is a call stopped by the operation or the time limit.
+fn stopped_by_a_limit(outcome: &Outcome) -> bool {
+    matches!(outcome, Outcome::Finished(text)
+        if text.contains("ErrorTerminated(\"deckspec: too many operations\"")
+            || text.contains("ErrorTerminated(\"deckspec: out of time\""))
+}
+
+/// One program's outcomes as its `.expected` file writes them.
+fn outcomes(text: &str) -> String {
+    let loaded = match Differential::new(text, Some(generate::MODULE)) {
+        Ok(d) => d,
+        Err(e) => return format!("does not load: {e}\n"),
+    };
+    let mut out = String::new();
+    for name in loaded.functions() {
+        let interpreted = loaded.run(&name, EngineKind::Interpreted);
+        let compiled = loaded.run(&name, EngineKind::Compiled);
+        let shown = if interpreted == compiled {
+            interpreted.to_string()
+        } else if stopped_by_a_limit(&interpreted) && stopped_by_a_limit(&compiled) {
+            STOPPED_BY_A_LIMIT.to_string()
+        } else {
+            format!("DIFFERENT\n  interpreted {interpreted}\n  compiled    {compiled}")
+        };
+        out.push_str(&format!("{name}: {}\n", without_closure_hashes(&shown)));
+    }
+    out
+}
+
+/// `anon$<hash>` as `anon$…`: a closure's name holds a hash that differs from run to run.
+fn without_closure_hashes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("anon$") {
+        out.push_str(&rest[..at + 5]);
+        out.push('…');
+        rest = rest[at + 5..].trim_start_matches(|c: char| c.is_ascii_hexdigit());
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn regression_programs_give_their_recorded_outcome_on_both_engines() {
+    let bless = std::env::var_os("DECKSPEC_BLESS").is_some();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(programs())
+        .expect("tests/engines/programs")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rhai"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "the programs are found");
+    let mut problems = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a program");
+        let got = on_script_thread(|| outcomes(&text)).expect("a script thread");
+        let expected_path = path.with_extension("expected");
+        if bless {
+            std::fs::write(&expected_path, &got).expect("written");
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if got.contains("DIFFERENT") || got.contains("panic: ") || got != expected {
+            problems.push(format!(
+                "{}:\n--- expected\n{expected}--- got\n{got}",
+                path.display()
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Generated programs on both engines (`script::differential`): a fresh first seed each run,
+/// printed so that a failure replays with `cargo run --example differential -- --show SEED`.
+/// `DECKSPEC_DIFFERENTIAL_PROGRAMS` sets how many (CI runs 100,000 in release, in `.ci/run`).
+#[test]
+fn generated_programs_give_the_same_outcome_on_both_engines() {
+    let programs: u64 = std::env::var("DECKSPEC_DIFFERENTIAL_PROGRAMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1500);
+    let first = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs());
+    println!("differential: first seed {first}");
+    let report = on_script_thread(|| {
+        deckspec::script::differential::run_many(first, 8, 10, &mut |done, _| done < programs)
+    })
+    .expect("a script thread");
+    let shown: Vec<String> = report.differences.iter().map(|d| d.to_string()).collect();
+    assert_eq!(report.different, 0, "{report}\n{}", shown.join("\n"));
+    assert!(
+        report.functions > report.not_compiled * 2,
+        "most functions are compiled: {report}"
+    );
 }

@@ -39,6 +39,8 @@ use std::sync::{Arc, Mutex};
 pub(crate) const MAX_OPERATIONS: u64 = 500_000;
 /// The deepest nesting of script function calls.
 pub(crate) const MAX_CALL_LEVELS: usize = 48;
+/// The most variables one function call may have in scope at once.
+pub(crate) const MAX_VARIABLES: usize = 512;
 /// The longest string a script may build, in bytes.
 pub(crate) const MAX_STRING_BYTES: usize = 16 * 1024;
 /// The most items in one script array.
@@ -74,22 +76,21 @@ pub(crate) fn sandboxed_engine(root: &files::RulesRoot) -> Engine {
     let mut engine = Engine::new_raw();
     engine.register_global_module(standard_package());
     engine
-        .set_max_operations(MAX_OPERATIONS)
+        // The operation limit is the progress callback's (`count_operation`), which also counts
+        // what built-ins run for the script: Rhai's own limit would not.
+        .set_max_operations(0)
         .set_max_call_levels(MAX_CALL_LEVELS)
         .set_max_expr_depths(64, 64)
         .set_max_string_size(MAX_STRING_BYTES)
         .set_max_array_size(MAX_ARRAY_ITEMS)
         .set_max_map_size(MAX_MAP_ENTRIES)
         .set_max_modules(32)
-        .set_max_variables(512)
+        .set_max_variables(MAX_VARIABLES)
         .set_strict_variables(true)
         .disable_symbol("eval");
     engine.set_module_resolver(load::ConfinedResolver::new(root.clone()));
-    // Check the time every 1,024 operations: cheap, and often enough for the time limit.
-    engine.on_progress(|ops| {
-        let late = ops & 0x3ff == 0 && past_deadline();
-        late.then(|| Dynamic::from(OUT_OF_TIME))
-    });
+    // Every operation is counted against the call's limit, and the time looked at every 1,024.
+    engine.on_progress(|_| count_operation().map(Dynamic::from));
     // Scripts print only when a designer asks for it.
     if std::env::var_os("DECKSPEC_SCRIPT_PRINT").is_some() {
         // A script's `print` and `debug` are for its author; a closed stderr must not stop a game.
@@ -418,39 +419,106 @@ pub(crate) fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// The wall-clock time one script call (a hook, a bot's decision, loading a module) may take:
-/// built-in functions do much work in one counted operation, so operations alone do not bound
-/// time. Generous: a hook normally takes microseconds. It is timed from the call's 1,024th
-/// operation (see `past_deadline`).
+/// built-in functions can do much work in one counted operation, so operations alone do not
+/// bound time. Generous: a hook normally takes microseconds.
 pub const MAX_CALL_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How often the script clock moves (see `script_clock`).
+const CLOCK_STEP: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// Milliseconds since the script clock started, as of its last step.
+static CLOCK_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The script clock: a thread, started with the first script call, that writes the time every
+/// 10 ms, so that a running script looks at the time with one memory read (often: every 64
+/// operations and after every built-in) instead of asking the system. `None` when no thread
+/// could be started; then the system clock is read instead.
+fn script_clock() -> Option<std::time::Instant> {
+    static STARTED: std::sync::OnceLock<Option<std::time::Instant>> = std::sync::OnceLock::new();
+    *STARTED.get_or_init(|| {
+        let start = std::time::Instant::now();
+        std::thread::Builder::new()
+            .name("deckspec-script-clock".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(CLOCK_STEP);
+                    let ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+                    CLOCK_MS.store(ms, std::sync::atomic::Ordering::Relaxed);
+                }
+            })
+            .ok()
+            .map(|_| start)
+    })
+}
 
 /// The time limit of the script call running on a thread.
 #[derive(Clone, Copy)]
 enum Deadline {
     /// No call is running.
     None,
-    /// A call is running and has not looked at the clock yet.
-    Unread,
+    /// The script clock's reading (ms) past which the call stops.
+    Clock(u64),
+    /// No script clock: the system clock's.
     At(std::time::Instant),
 }
 
 thread_local! {
     static DEADLINE: std::cell::Cell<Deadline> = const { std::cell::Cell::new(Deadline::None) };
+    /// The operations the script call running on this thread has run, wherever they ran: its
+    /// own, and those of every function a built-in called for it (`a.map(|x| …)`), which Rhai
+    /// counts on a copy of the caller's state and so never adds to the caller's count.
+    static CALL_OPERATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// What the progress callback returns to stop a script that ran out of time.
 pub(crate) const OUT_OF_TIME: &str = "deckspec: out of time";
 
+/// What stops a script call past `MAX_OPERATIONS`, on both engines.
+pub(crate) const OUT_OF_OPERATIONS: &str = "deckspec: too many operations";
+
+/// Count one operation of the script call running on this thread (the interpreter's progress
+/// callback): the token that stops the call when it is past the operation or the time limit.
+fn count_operation() -> Option<&'static str> {
+    if matches!(DEADLINE.get(), Deadline::None) {
+        // Rhai evaluating outside any script call (nothing does today): no call to stop.
+        return None;
+    }
+    let n = CALL_OPERATIONS.get() + 1;
+    CALL_OPERATIONS.set(n);
+    if n > MAX_OPERATIONS {
+        return Some(OUT_OF_OPERATIONS);
+    }
+    (n & 0x3f == 0 && past_deadline()).then_some(OUT_OF_TIME)
+}
+
+/// The operations the running call has counted so far (see `CALL_OPERATIONS`).
+pub(crate) fn call_operations() -> u64 {
+    CALL_OPERATIONS.get()
+}
+
+/// Set the running call's count: compiled code keeps its own count, and hands it over before
+/// Rhai runs functions for it, then takes it back.
+pub(crate) fn set_call_operations(n: u64) {
+    CALL_OPERATIONS.set(n);
+}
+
 /// Whether the script call running on this thread is past its time limit. Both engines ask
-/// every 1,024 operations; the limit runs from the first time a call asks, so that the calls
-/// that end sooner (nearly all: a hook takes microseconds) never read the clock.
+/// every 64 operations, and compiled code after every built-in Rhai runs for it.
+#[inline]
 pub(crate) fn past_deadline() -> bool {
     match DEADLINE.get() {
         Deadline::None => false,
-        Deadline::Unread => {
-            DEADLINE.set(Deadline::At(std::time::Instant::now() + MAX_CALL_TIME));
-            false
-        }
+        Deadline::Clock(limit) => CLOCK_MS.load(std::sync::atomic::Ordering::Relaxed) > limit,
         Deadline::At(deadline) => std::time::Instant::now() > deadline,
+    }
+}
+
+/// The deadline of a call starting now.
+fn deadline_from_now() -> Deadline {
+    let limit = u64::try_from(MAX_CALL_TIME.as_millis()).unwrap_or(u64::MAX);
+    match script_clock() {
+        Some(_) => Deadline::Clock(CLOCK_MS.load(std::sync::atomic::Ordering::Relaxed) + limit),
+        None => Deadline::At(std::time::Instant::now() + MAX_CALL_TIME),
     }
 }
 
@@ -462,7 +530,14 @@ pub(crate) fn with_deadline<T>(f: impl FnOnce() -> T) -> T {
             DEADLINE.set(self.0);
         }
     }
-    let _restore = Restore(DEADLINE.replace(Deadline::Unread));
+    struct RestoreCount(u64);
+    impl Drop for RestoreCount {
+        fn drop(&mut self) {
+            CALL_OPERATIONS.set(self.0);
+        }
+    }
+    let _restore = Restore(DEADLINE.replace(deadline_from_now()));
+    let _restore_count = RestoreCount(CALL_OPERATIONS.replace(0));
     f()
 }
 
@@ -527,6 +602,7 @@ pub(crate) fn script_error(
             | EvalAltResult::ErrorStackOverflow(_)
             | EvalAltResult::ErrorDataTooLarge(..)
             | EvalAltResult::ErrorTerminated(..)
+            | EvalAltResult::ErrorTooManyVariables(..)
     );
     if pos.is_none()
         && limit
@@ -546,6 +622,12 @@ pub(crate) fn script_error(
         EvalAltResult::ErrorTooManyOperations(_) => {
             format!("the script ran more than {MAX_OPERATIONS} operations (an endless loop?)")
         }
+        EvalAltResult::ErrorTerminated(token, _) if token.to_string() == OUT_OF_OPERATIONS => {
+            format!("the script ran more than {MAX_OPERATIONS} operations (an endless loop?)")
+        }
+        EvalAltResult::ErrorTooManyVariables(_) => format!(
+            "a function has more than {MAX_VARIABLES} variables in scope at once (parameters, `let`s and loop variables)"
+        ),
         EvalAltResult::ErrorFunctionNotFound(signature, _)
             if let Some(text) = api::explain_missing(signature) =>
         {

@@ -312,18 +312,18 @@ impl<'a> Compiler<'a> {
     }
 
     /// A `let`'s variable: the place of one of the same name declared in the same block (made
-    /// a constant or not, as Rhai's parser makes it), else a new one, or `None` when the scope
-    /// already holds as many variables as a call may have.
+    /// a constant or not, as Rhai's parser makes it), else a new one; `None` when the scope
+    /// already held as many variables as a call may have (the `let` fails when it runs).
     fn declare_in_block(&mut self, name: &ImmutableString, constant: bool) -> Option<usize> {
         let same = self.scope.iter().rposition(|(n, ..)| n == name);
         if let Some(at) = same.filter(|&at| at >= self.block_start) {
             self.scope[at].2 = constant;
             return Some(self.scope[at].1);
         }
-        if self.scope.len() >= self.max_variables {
-            return None;
-        }
-        Some(self.declare_as(name, constant))
+        let fits = self.scope.len() < self.max_variables;
+        // Declared even past the limit, so that the code after it compiles (it never runs).
+        let slot = self.declare_as(name, constant);
+        fits.then_some(slot)
     }
 
     /// Whether a `for` loop's variable (and `counter` one) fit in the scope.

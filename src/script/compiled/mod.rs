@@ -126,9 +126,11 @@ impl<'a> Frame<'a> {
     fn tick(&mut self, pos: Position) -> R<()> {
         self.operations += 1;
         if self.operations > self.limits.max_operations {
-            return Err(EvalAltResult::ErrorTooManyOperations(pos).into());
+            return Err(
+                EvalAltResult::ErrorTerminated(super::OUT_OF_OPERATIONS.into(), pos).into(),
+            );
         }
-        if self.operations & 0x3ff == 0 && super::past_deadline() {
+        if self.operations & 0x3f == 0 && super::past_deadline() {
             return Err(EvalAltResult::ErrorTerminated(super::OUT_OF_TIME.into(), pos).into());
         }
         Ok(())
@@ -157,12 +159,31 @@ impl<'a> Frame<'a> {
     #[cold]
     fn call_rhai(&mut self, name: &str, args: &mut [&mut Dynamic], pos: Position) -> R<Dynamic> {
         let engine = self.engine;
+        self.hand_over_operations();
         let context =
             rhai::NativeCallContext::new_with_all_fields(engine, name, None, self.global(), pos);
-        context
+        let result = context
             // The first argument may be the caller's variable (`a.push(x)`): never consumed.
             .call_native_fn_raw(name, true, args)
-            .map_err(|e| fill_position(e, pos))
+            .map_err(|e| fill_position(e, pos));
+        self.take_back_operations(result, pos)
+    }
+
+    /// Before Rhai runs a built-in, which may call script functions (`a.map(|x| x + 1)`): the
+    /// call's count goes to the progress callback, which counts those functions' operations.
+    fn hand_over_operations(&self) {
+        super::set_call_operations(self.operations);
+    }
+
+    /// After the built-in: the count with its functions' operations, and the time looked at
+    /// (one built-in can take long over a large value, so a short loop of slow built-ins is
+    /// timed too).
+    fn take_back_operations(&mut self, result: R<Dynamic>, pos: Position) -> R<Dynamic> {
+        self.operations = self.operations.max(super::call_operations());
+        if result.is_ok() && super::past_deadline() {
+            return Err(EvalAltResult::ErrorTerminated(super::OUT_OF_TIME.into(), pos).into());
+        }
+        result
     }
 
     /// `map.name(args)` where the map's `name` holds a function pointer: Rhai calls the function
@@ -177,11 +198,13 @@ impl<'a> Frame<'a> {
         pos: Position,
     ) -> R<Dynamic> {
         let engine = self.engine;
+        self.hand_over_operations();
         let context =
             rhai::NativeCallContext::new_with_all_fields(engine, name, None, self.global(), pos);
-        fn_ptr
+        let result = fn_ptr
             .call_raw(&context, Some(this), args)
-            .map_err(|e| fill_position(e, pos))
+            .map_err(|e| fill_position(e, pos));
+        self.take_back_operations(result, pos)
     }
 
     /// Call a compiled function with its arguments (already on the stack above `args_at`).
