@@ -352,8 +352,8 @@ pub(crate) struct Compiled {
     pub(crate) module: Option<String>,
 }
 
-/// The unknown calls of scripts: each module checked against its own functions, the entry
-/// scripts (`merged` from the chain) against all of theirs.
+/// The unknown calls of scripts: each module checked against its own functions and the entry
+/// scripts' (`merged` from the chain), the entry scripts against all of theirs.
 pub(crate) fn lint(
     engine: &Engine,
     modules: &[Compiled],
@@ -367,12 +367,12 @@ pub(crate) fn lint(
     let all = names(merged);
     let mut out = Vec::new();
     for m in modules {
+        // A module's function may call the loading script's functions: Rhai finds them in the
+        // caller's library when the module's function runs.
+        let mut defined = names(&m.ast);
+        defined.extend(all.iter().cloned());
         out.extend(super::lint::unknown_calls(
-            &m.ast,
-            &m.path,
-            &m.src,
-            &known,
-            &names(&m.ast),
+            &m.ast, &m.path, &m.src, &known, &defined,
         ));
     }
     for s in scripts {
