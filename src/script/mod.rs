@@ -53,7 +53,7 @@ pub(crate) static COMPILED_LIMITS: compiled::Limits = compiled::Limits {
     max_call_levels: MAX_CALL_LEVELS,
 };
 /// The native stack every thread that runs scripts gets (`std::thread::Builder::stack_size`).
-/// The deepest script the limits above allow (47 nested calls, each from inside a 28-deep
+/// The deepest script the limits above allow (48 nested calls, each from inside a 28-deep
 /// expression) needs 2-4 MiB in a debug build; this leaves a wide margin. Only touched pages
 /// cost memory.
 pub const SCRIPT_STACK_BYTES: usize = 32 * 1024 * 1024;
