@@ -562,3 +562,36 @@ fn generated_programs_give_the_same_outcome_on_both_engines() {
         "most functions are compiled: {report}"
     );
 }
+
+#[test]
+fn a_face_reaches_only_players_who_know_its_card_however_the_script_passes_it_on() {
+    let outcomes = agreed_outcomes("faces");
+    let result = |name: &str| {
+        let (_, result, _) = outcomes.iter().find(|o| o.0 == name).expect("the action");
+        result.clone()
+    };
+    for name in [
+        "direct",
+        "through_let",
+        "through_const",
+        "through_copy",
+        "through_parameter",
+        "through_return",
+        "in_array",
+        "in_map",
+        "rank_through_let",
+        "suit_through_let",
+        "into_game_variable",
+        "into_own_player_variable",
+        "into_public_player_variable",
+    ] {
+        let r = result(name);
+        assert!(
+            r.contains("was read from the face of a card that ann does not know"),
+            "{name}: {r}"
+        );
+    }
+    for name in ["computed", "known_to_the_recipient", "known_to_everyone"] {
+        assert_eq!(result(name), "Ok(())", "{name}");
+    }
+}

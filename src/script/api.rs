@@ -155,14 +155,43 @@ pub fn arg_value(arg: &Arg) -> Dynamic {
     }
 }
 
-/// Values read from a card's face (`rank`, `suit`, `face`, `points`, …) carry the card in their
-/// Rhai tag (index + 1), so that an event can refuse to send them to a player who does not know
-/// the card. Values computed from them (by arithmetic or string operations) are new, untagged
-/// values: the guard catches passing a face on as it is, the common mistake.
+/// Values read from a card's face (`rank`, `suit`, `face`, `points`, …) carry the card, so that
+/// an event or a variable can refuse them for a player who does not know the card: in their
+/// Rhai tag (index + 1), and a text also by its address, since Rhai's `let` makes a string value
+/// anew without its tag but with the same shared text (`FACE_TEXTS`). Every way of passing the
+/// value on keeps it (a variable, a constant, a copy, a parameter, a returned value, an item of
+/// an array or map); values computed from it (arithmetic, joined or formatted text) are new
+/// values, which the guard does not follow.
 pub(super) fn face_value(card: CardIdx, value: Dynamic) -> Dynamic {
     let mut value = value;
     value.set_tag(i32::from(card.0) + 1);
+    if let Some(text) = value.read_lock::<ImmutableString>() {
+        let text = text.clone();
+        FACE_TEXTS.with_borrow_mut(|texts| texts.push((text, card)));
+    }
     value
+}
+
+thread_local! {
+    /// The texts read from faces in the script call running on this thread, each with its card.
+    /// Each read makes its own text, so a text's address names its card; the texts are kept
+    /// until the call ends, so no other text can take an address while it is listed. The
+    /// operation limit bounds how many a call reads.
+    static FACE_TEXTS: std::cell::RefCell<Vec<(ImmutableString, CardIdx)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Run a script call with a list of face texts of its own (see `FACE_TEXTS`).
+pub(crate) fn with_face_texts<T>(f: impl FnOnce() -> T) -> T {
+    struct Restore(Vec<(ImmutableString, CardIdx)>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let outer = std::mem::take(&mut self.0);
+            FACE_TEXTS.with_borrow_mut(|texts| *texts = outer);
+        }
+    }
+    let _restore = Restore(FACE_TEXTS.with_borrow_mut(std::mem::take));
+    f()
 }
 
 /// A value of one of the API's own types.
@@ -196,12 +225,32 @@ fn kernel_value(d: &Dynamic) -> Option<KernelValue> {
 
 /// The card a face value was read from, if it is one.
 fn face_source(d: &Dynamic) -> Option<CardIdx> {
-    u16::try_from(d.tag() - 1).ok().map(CardIdx)
+    if let Ok(card) = u16::try_from(d.tag() - 1) {
+        return Some(CardIdx(card));
+    }
+    let text = d.read_lock::<ImmutableString>()?;
+    FACE_TEXTS.with_borrow(|texts| {
+        texts
+            .iter()
+            .find(|(t, _)| t.ptr_eq(&text))
+            .map(|&(_, card)| card)
+    })
 }
 
 /// A value read from the face of a card that some of `audience` do not know cannot go in their
 /// event.
 fn check_face(game: &Game, d: &Dynamic, audience: u32, field: &dyn Fn() -> String) -> R<()> {
+    face_refused(game, d, audience, field, "put the card itself in the event")
+}
+
+/// The refusal of face value `d` for `audience`, with what to do instead.
+fn face_refused(
+    game: &Game,
+    d: &Dynamic,
+    audience: u32,
+    field: &dyn Fn() -> String,
+    instead: &str,
+) -> R<()> {
     if let Some(card) = face_source(d)
         && let Ok(state) = game.state.card(card)
         && state.known_by & audience != audience
@@ -211,10 +260,35 @@ fn check_face(game: &Game, d: &Dynamic, audience: u32, field: &dyn Fn() -> Strin
             .find(|&i| audience & !state.known_by & (1 << i) != 0)
             .map_or(String::new(), |i| game.state.players[i].clone());
         return err(format!(
-            "`{field}` (`{d}`) was read from the face of a card that {blind} does not know: put the card itself in the event, and each player sees its face only if they know it"
+            "`{field}` (`{d}`) was read from the face of a card that {blind} does not know: {instead}, and each player sees its face only if they know it"
         ));
     }
     Ok(())
+}
+
+/// A value to store in a variable that `readers` read (every player for a game variable, its
+/// player, or everyone when it is public, for a player variable): refused when it is, or holds,
+/// a value read from the face of a card some reader does not know.
+pub(crate) fn to_variable(game: &Game, d: &Dynamic, readers: u32, name: &str) -> R<Value> {
+    fn faces(game: &Game, d: &Dynamic, readers: u32, name: &str, depth: usize) -> R<()> {
+        face_refused(
+            game,
+            d,
+            readers,
+            &|| name.to_string(),
+            "store the card itself",
+        )?;
+        if depth < crate::kernel::limits::MAX_VALUE_DEPTH
+            && let Some(items) = d.read_lock::<Array>()
+        {
+            for item in items.iter() {
+                faces(game, item, readers, name, depth + 1)?;
+            }
+        }
+        Ok(())
+    }
+    faces(game, d, readers, name, 0)?;
+    to_value(d)
 }
 
 /// For an event that is not kept (`Game::set_keep_events`): the number of values a field at

@@ -538,7 +538,7 @@ pub(crate) fn with_deadline<T>(f: impl FnOnce() -> T) -> T {
     }
     let _restore = Restore(DEADLINE.replace(deadline_from_now()));
     let _restore_count = RestoreCount(CALL_OPERATIONS.replace(0));
-    f()
+    api::with_face_texts(f)
 }
 
 /// Turn a script error into a refusal (from `refuse`) or a fault at the innermost script position

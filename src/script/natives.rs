@@ -4,7 +4,7 @@
 
 use super::api::{
     self, Card, GameHandle, Located, Player, R, Slot, card, card_arg, err, face_value, from_value,
-    house_rule, loc, opt_card, pile_id, pile_named, refusal, seat, set_timer, slot_index, to_value,
+    house_rule, loc, opt_card, pile_id, pile_named, refusal, seat, set_timer, slot_index,
     unknown_var,
 };
 use super::items::{self, ItemsFn};
@@ -694,7 +694,9 @@ pub(crate) static NATIVES: &[Native] = &[
         let mut game = g.lock();
         match name.id(&game.table) {
             Some(i) => {
-                let value = to_value(v)?;
+                // Game variables are in every player's view.
+                let everyone = (1u32 << game.state.player_count()) - 1;
+                let value = api::to_variable(&game, v, everyone, &game.table.game_vars[i].0)?;
                 std::sync::Arc::make_mut(&mut game.state.game_vars)[i] = value;
                 Ok(())
             }
@@ -717,7 +719,18 @@ pub(crate) static NATIVES: &[Native] = &[
         let s = seat(&game, p)?;
         match name.id(&game.table) {
             Some(i) => {
-                let value = to_value(v)?;
+                let readers = if game
+                    .table
+                    .public_player_vars
+                    .get(i)
+                    .copied()
+                    .unwrap_or(false)
+                {
+                    (1u32 << game.state.player_count()) - 1
+                } else {
+                    1 << s.index()
+                };
+                let value = api::to_variable(&game, v, readers, &game.table.player_vars[i].0)?;
                 // The variables are shared with the step's copy of the state until one changes:
                 // writing the value a variable already holds copies nothing.
                 if !game.state.player_vars[s.index()][i].is_identical(&value) {
