@@ -618,6 +618,54 @@ pub fn register(engine: &mut Engine) {
         .register_type_with_name::<Located>("LocatedCard")
         .register_type_with_name::<Refusal>("Refusal");
     super::natives::register(engine, super::natives::NATIVES);
+    // Rhai's `pad` of a string with an empty padding never returns (it adds nothing, forever,
+    // in one operation no limit can stop): this one refuses it, and otherwise pads as Rhai's.
+    engine.register_fn("pad", pad_with_text);
+}
+
+/// `text.pad(len, padding)`: Rhai's, except that an empty padding is an error.
+fn pad_with_text(
+    ctx: rhai::NativeCallContext,
+    text: &mut ImmutableString,
+    len: INT,
+    padding: &str,
+) -> R<()> {
+    let too_long = || {
+        Box::new(EvalAltResult::ErrorDataTooLarge(
+            "Length of string".to_string(),
+            Position::NONE,
+        ))
+    };
+    if len <= 0 {
+        return Ok(());
+    }
+    let len = usize::try_from(len).map_err(|_| too_long())?;
+    let max = ctx.engine().max_string_size();
+    if max > 0 && len > max {
+        return Err(too_long());
+    }
+    let mut text_len = text.chars().count();
+    if len <= text_len {
+        return Ok(());
+    }
+    if padding.is_empty() {
+        return err("`pad` needs a padding of at least one character");
+    }
+    let padding_len = padding.chars().count();
+    let p = text.make_mut();
+    while text_len < len {
+        if text_len + padding_len <= len {
+            p.push_str(padding);
+            text_len += padding_len;
+        } else {
+            p.extend(padding.chars().take(len - text_len));
+            text_len = len;
+        }
+    }
+    if max > 0 && text.len() > max {
+        return Err(too_long());
+    }
+    Ok(())
 }
 
 /// The value of a house rule, or an error naming the house rules there are.

@@ -229,10 +229,20 @@ pub struct Report {
     pub differences: Vec<Difference>,
     /// How long the run took.
     pub elapsed: std::time::Duration,
+    /// The seed of a program that ran past `STUCK_AFTER`, which ended the run.
+    pub stuck: Option<u64>,
 }
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(seed) = self.stuck {
+            return write!(
+                f,
+                "the program of seed {seed} ran for more than {} s: a script no limit stops \
+                 (`--show {seed}` prints it)",
+                STUCK_AFTER.as_secs()
+            );
+        }
         write!(
             f,
             "{} programs from seed {}: {} functions on both engines ({} errors, {} left to the \
@@ -249,10 +259,74 @@ impl std::fmt::Display for Report {
     }
 }
 
+/// How long one program may run before the run gives up on it: every limit stops a script
+/// within a few seconds on both engines, so a program still running is one that escaped them
+/// (a built-in that never returns cannot be stopped from inside).
+pub const STUCK_AFTER: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// Generate and compare programs from `first_seed` on, `cases` functions each, while
-/// `go_on(programs done, time spent)` says so, keeping the first `keep` differences. Run it on
-/// a script thread.
+/// `go_on(programs done, time spent)` says so, keeping the first `keep` differences. The
+/// programs run on a thread of their own (with `SCRIPT_STACK_BYTES` of stack); a program that
+/// runs past `STUCK_AFTER` ends the run with `stuck` set to its seed (its thread is left running:
+/// end the process).
 pub fn run_many(
+    first_seed: u64,
+    cases: usize,
+    keep: usize,
+    mut go_on: impl FnMut(u64, std::time::Duration) -> bool + Send + 'static,
+) -> Report {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let done = std::sync::Arc::new(AtomicU64::new(0));
+    let (send, receive) = std::sync::mpsc::channel();
+    let counted = done.clone();
+    let worker = std::thread::Builder::new()
+        .name("deckspec-differential".into())
+        .stack_size(super::SCRIPT_STACK_BYTES)
+        .spawn(move || {
+            let report = compare_programs(first_seed, cases, keep, &mut |n, elapsed| {
+                counted.store(n, Ordering::Relaxed);
+                go_on(n, elapsed)
+            });
+            let _ = send.send(report);
+        });
+    if worker.is_err() {
+        return Report {
+            first_seed,
+            stuck: Some(first_seed),
+            ..Report::default()
+        };
+    }
+    let mut last = (u64::MAX, std::time::Instant::now());
+    loop {
+        match receive.recv_timeout(std::time::Duration::from_millis(500)) {
+            Ok(report) => return report,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                // The worker panicked: a defect of the run itself, reported as stuck.
+                return Report {
+                    first_seed,
+                    stuck: Some(first_seed.wrapping_add(done.load(Ordering::Relaxed))),
+                    ..Report::default()
+                };
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                let n = done.load(Ordering::Relaxed);
+                if n != last.0 {
+                    last = (n, std::time::Instant::now());
+                } else if last.1.elapsed() > STUCK_AFTER {
+                    return Report {
+                        first_seed,
+                        programs: n,
+                        stuck: Some(first_seed.wrapping_add(n.saturating_sub(1))),
+                        ..Report::default()
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// `run_many`'s loop, on the calling thread.
+fn compare_programs(
     first_seed: u64,
     cases: usize,
     keep: usize,
