@@ -3,14 +3,16 @@
 //!
 //! ```text
 //! cargo run --release --example differential -- [--seconds N | --programs N] [--seed S]
-//!     [--cases K] [--keep N] [--show SEED] [--file SCRIPT]
+//!     [--cases K] [--keep N] [--show SEED] [--file SCRIPT] [--faces N]
 //! ```
 //!
 //! A program is one generated script of K functions (8 by default), each called on both
 //! engines. Without `--seed` the first seed is drawn fresh and printed, so a failing run can be
 //! replayed with `--seed`; `--show SEED` prints that seed's script and each function's two
-//! outcomes; `--file` compares a script's functions (with the generated
-//! programs' module as `lib`); `--keep` prints the first N differences (20). Exit 1 on any difference.
+//! outcomes; `--file` compares a script's functions (with the generated programs' module as
+//! `lib`); `--faces N` plays N generated scripts of hooks that pass cards' faces on, in a game,
+//! on both engines, and checks the face guard's rule; `--keep` prints the first N differences
+//! (20). Exit 1 on any difference.
 
 use deckspec::script::differential::{Differential, generate};
 use deckspec::sim::on_script_thread;
@@ -24,6 +26,7 @@ struct Options {
     show: Option<u64>,
     keep: usize,
     file: Option<String>,
+    faces: Option<u64>,
 }
 
 fn parse() -> Result<Options, String> {
@@ -35,6 +38,7 @@ fn parse() -> Result<Options, String> {
         show: None,
         keep: 20,
         file: None,
+        faces: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -55,6 +59,7 @@ fn parse() -> Result<Options, String> {
                     .ok_or("--cases takes 1 to 64".to_string())?;
             }
             "--show" => o.show = Some(number("--show")?),
+            "--faces" => o.faces = Some(number("--faces")?),
             "--file" => o.file = Some(args.next().ok_or("--file needs a path")?),
             "--keep" => o.keep = usize::try_from(number("--keep")?).unwrap_or(usize::MAX),
             other => return Err(format!("unknown argument `{other}`")),
@@ -99,6 +104,21 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if let Some(programs) = options.faces {
+        let first = options.seed.unwrap_or_else(fresh_seed);
+        println!("differential: faces, first seed {first}");
+        let fixtures =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fixtures");
+        let report = on_script_thread(|| {
+            deckspec::script::differential::faces::run(&fixtures, first, programs)
+        })
+        .expect("a script thread");
+        for p in &report.problems {
+            println!("{p}");
+        }
+        println!("{report}");
+        std::process::exit(i32::from(!report.problems.is_empty()));
+    }
     if let Some(path) = &options.file {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
             eprintln!("differential: {path}: {e}");
@@ -111,11 +131,7 @@ fn main() {
         on_script_thread(|| show(seed, options.cases)).expect("a script thread");
         return;
     }
-    let first = options.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    });
+    let first = options.seed.unwrap_or_else(fresh_seed);
     let limit = match (options.seconds, options.programs) {
         (None, None) => Limit::Programs(1000),
         (Some(s), _) => Limit::Time(Duration::from_secs(s)),
@@ -141,6 +157,13 @@ fn main() {
     if report.different > 0 || report.stuck.is_some() {
         std::process::exit(1);
     }
+}
+
+/// A first seed no run has used before (the clock's nanoseconds).
+fn fresh_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
 }
 
 #[derive(Clone, Copy)]

@@ -594,3 +594,31 @@ fn a_face_reaches_only_players_who_know_its_card_however_the_script_passes_it_on
         assert_eq!(result(name), "Ok(())", "{name}");
     }
 }
+
+/// Generated hooks that pass faces on (`script::differential::faces`), from a fresh seed: the
+/// same result and game on both engines, and the face guard refusing exactly what its rule says.
+/// `DECKSPEC_FACE_PROGRAMS` sets how many (8 hooks each).
+#[test]
+fn generated_hooks_passing_faces_on_agree_and_the_guard_holds() {
+    let programs: u64 = std::env::var("DECKSPEC_FACE_PROGRAMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(150);
+    let first = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs());
+    println!("faces: first seed {first}");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fixtures");
+    let report =
+        on_script_thread(|| deckspec::script::differential::faces::run(&fixtures, first, programs))
+            .expect("a script thread");
+    assert!(
+        report.problems.is_empty(),
+        "{report}\n{}",
+        report.problems.join("\n")
+    );
+    assert!(
+        report.guarded > report.hooks / 10 && report.guarded < report.hooks,
+        "both refused and allowed faces are tried: {report}"
+    );
+}

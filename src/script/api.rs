@@ -278,11 +278,17 @@ pub(crate) fn to_variable(game: &Game, d: &Dynamic, readers: u32, name: &str) ->
             &|| name.to_string(),
             "store the card itself",
         )?;
-        if depth < crate::kernel::limits::MAX_VALUE_DEPTH
-            && let Some(items) = d.read_lock::<Array>()
-        {
+        if depth >= crate::kernel::limits::MAX_VALUE_DEPTH {
+            return Ok(());
+        }
+        // A map cannot be stored, but a face in one is refused as a face, as in an event.
+        if let Some(items) = d.read_lock::<Array>() {
             for item in items.iter() {
                 faces(game, item, readers, name, depth + 1)?;
+            }
+        } else if let Some(entries) = d.read_lock::<Map>() {
+            for entry in entries.values() {
+                faces(game, entry, readers, name, depth + 1)?;
             }
         }
         Ok(())
