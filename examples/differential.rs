@@ -83,14 +83,16 @@ fn compare(entry: &str, module: Option<&str>) {
         Err(e) => println!("// does not load: {e}"),
         Ok(d) => {
             for name in &d.functions() {
-                let a = d.run(name, deckspec::script::EngineKind::Interpreted);
-                let b = d.run(name, deckspec::script::EngineKind::Compiled);
+                let (a, a_ops) = d.run_counted(name, deckspec::script::EngineKind::Interpreted);
+                let (b, b_ops) = d.run_counted(name, deckspec::script::EngineKind::Compiled);
                 let mark = match b {
                     deckspec::script::differential::Outcome::NotCompiled => "interpreted on both",
                     _ if a == b => "same",
                     _ => "DIFFERENT",
                 };
-                println!("// {name}: {mark}\n//   interpreted {a}\n//   compiled    {b}");
+                println!(
+                    "// {name}: {mark}\n//   interpreted {a}\n//   compiled    {b}\n//   operations: {a_ops} interpreted, {b_ops} compiled"
+                );
             }
         }
     }

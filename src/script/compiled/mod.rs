@@ -517,6 +517,8 @@ impl Program {
             EvalAltResult::ErrorInFunctionCall(fn_name, _, inner, _) if fn_name == name => inner,
             other => other.into(),
         });
+        // The call's count, where the interpreter's is (`script::call_operations`).
+        super::set_call_operations(frame.operations);
         let mut stack = std::mem::take(&mut frame.stack);
         drop(frame);
         let given_back = match lent {

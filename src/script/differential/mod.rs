@@ -116,36 +116,45 @@ impl Differential {
     /// Call `name` (no arguments) on `engine`, under the limits every hook call runs under.
     /// Run it on a thread with `SCRIPT_STACK_BYTES` of stack (`sim::on_script_thread`).
     pub fn run(&self, name: &str, engine: EngineKind) -> Outcome {
+        self.run_counted(name, engine).0
+    }
+
+    /// `run`, and the operations the call counted against its limit (its own and those of the
+    /// functions built-ins called for it). The engines count in different units today (see
+    /// rules/README.md, "Limits of one call"), so the counts are for study, not compared.
+    pub fn run_counted(&self, name: &str, engine: EngineKind) -> (Outcome, u64) {
         let call = || match engine {
             EngineKind::Interpreted => {
                 let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
                 Some(with_deadline(|| {
-                    self.engine.call_fn_with_options::<Dynamic>(
+                    let result = self.engine.call_fn_with_options::<Dynamic>(
                         options,
                         &mut Scope::new(),
                         &self.ast,
                         name,
                         (),
-                    )
+                    );
+                    (result, super::call_operations())
                 }))
             }
             EngineKind::Compiled => {
                 let id = self.program.compiled(name, 0)?;
                 Some(with_deadline(|| {
-                    self.program.call_compiled(
+                    let result = self.program.call_compiled(
                         &self.engine,
                         &COMPILED_LIMITS,
                         id,
                         name,
                         Vec::<Dynamic>::new(),
-                    )
+                    );
+                    (result, super::call_operations())
                 }))
             }
         };
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)) {
-            Ok(Some(result)) => Outcome::Finished(shown(result)),
-            Ok(None) => Outcome::NotCompiled,
-            Err(panic) => Outcome::Panicked(panic_text(panic.as_ref())),
+            Ok(Some((result, operations))) => (Outcome::Finished(shown(result)), operations),
+            Ok(None) => (Outcome::NotCompiled, 0),
+            Err(panic) => (Outcome::Panicked(panic_text(panic.as_ref())), 0),
         }
     }
 
