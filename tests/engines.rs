@@ -482,14 +482,21 @@ fn outcomes(text: &str) -> String {
     };
     let mut out = String::new();
     for name in loaded.functions() {
-        let interpreted = loaded.run(&name, EngineKind::Interpreted);
-        let compiled = loaded.run(&name, EngineKind::Compiled);
-        let shown = if interpreted == compiled {
-            interpreted.to_string()
+        let (interpreted, interpreted_ops) = loaded.run_counted(&name, EngineKind::Interpreted);
+        let (compiled, compiled_ops) = loaded.run_counted(&name, EngineKind::Compiled);
+        let ended = interpreted.to_string().starts_with("ok");
+        let shown = if interpreted == compiled && (!ended || interpreted_ops == compiled_ops) {
+            // A call that ends with a value counts the same operations on both engines.
+            match ended {
+                true => format!("{interpreted} [{interpreted_ops} operations]"),
+                false => interpreted.to_string(),
+            }
         } else if stopped_by_a_limit(&interpreted) && stopped_by_a_limit(&compiled) {
             STOPPED_BY_A_LIMIT.to_string()
         } else {
-            format!("DIFFERENT\n  interpreted {interpreted}\n  compiled    {compiled}")
+            format!(
+                "DIFFERENT\n  interpreted {interpreted} [{interpreted_ops} operations]\n  compiled    {compiled} [{compiled_ops} operations]"
+            )
         };
         out.push_str(&format!("{name}: {}\n", without_closure_hashes(&shown)));
     }

@@ -323,7 +323,7 @@ pub(super) fn simulate(args: SimulateArgs) -> i32 {
     warn_refusals(&summary);
     if args.compare_engines {
         errln!(
-            "engines: compiled and interpreted agree on every hook call and bot decision of {} (results, refusal texts, game states, event logs)",
+            "engines: compiled and interpreted agree on every hook call and bot decision of {} (results, refusal texts, game states, event logs, operations counted)",
             crate::spec::suite::counted(usize::try_from(planned).unwrap_or(usize::MAX), "game")
         );
     }

@@ -468,6 +468,15 @@ thread_local! {
     /// own, and those of every function a built-in called for it (`a.map(|x| …)`), which Rhai
     /// counts on a copy of the caller's state and so never adds to the caller's count.
     static CALL_OPERATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The operations of every script call this thread has finished, added up.
+    static OPERATIONS_SPENT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The operations of every script call this thread has finished, added up: the difference
+/// between two readings is what the calls between them counted against their limits (both
+/// engines count the same for a call that ends without an error).
+pub fn operations_spent() -> u64 {
+    OPERATIONS_SPENT.get()
 }
 
 /// What the progress callback returns to stop a script that ran out of time.
@@ -533,6 +542,7 @@ pub(crate) fn with_deadline<T>(f: impl FnOnce() -> T) -> T {
     struct RestoreCount(u64);
     impl Drop for RestoreCount {
         fn drop(&mut self) {
+            OPERATIONS_SPENT.set(OPERATIONS_SPENT.get() + CALL_OPERATIONS.get());
             CALL_OPERATIONS.set(self.0);
         }
     }

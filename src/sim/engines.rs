@@ -43,8 +43,14 @@ impl<'a> Twin<'a> {
     ) -> Result<T, RuleError> {
         self.calls.fetch_add(1, Ordering::Relaxed);
         let mut copy = game.clone();
+        let before = crate::script::operations_spent();
         let expected = call(self.reference, &mut copy);
+        let between = crate::script::operations_spent();
         let got = call(self.subject, game);
+        let (interpreted_ops, compiled_ops) = (
+            between - before,
+            crate::script::operations_spent() - between,
+        );
         if expected != got {
             return Err(RuleError::fault(format!(
                 "the engines differ on {}: interpreted {expected:?}, compiled {got:?}",
@@ -69,6 +75,15 @@ impl<'a> Twin<'a> {
                 what(),
                 copy.log.get(first),
                 game.log.get(first)
+            )));
+        }
+        // The operations counted against the limit, for a call that ended without an error (a
+        // failing call's count stops at different points: the compiled engine charges a
+        // statement before it runs it).
+        if got.is_ok() && interpreted_ops != compiled_ops {
+            return Err(RuleError::fault(format!(
+                "the engines count different operations on {}: interpreted {interpreted_ops}, compiled {compiled_ops}",
+                what()
             )));
         }
         got

@@ -271,14 +271,31 @@ fn seated_game(
                     let decision = match reference.and_then(|r| r.bots.as_ref()) {
                         Some(reference) => {
                             let mut twin = bot.clone();
+                            let before = crate::script::operations_spent();
                             let expected = reference.decide(&mut twin, &game);
+                            let between = crate::script::operations_spent();
                             // The copy's decision against the lending one's.
                             let got = book.decide_lending(bot, &mut game);
+                            let (interpreted_ops, compiled_ops) = (
+                                between - before,
+                                crate::script::operations_spent() - between,
+                            );
                             if expected != got || twin != *bot {
                                 return Err(SimError::Rules {
                                     seed,
                                     error: RuleError::fault(format!(
                                         "the engines differ on a decision of the {} bot in seat {}: interpreted {expected:?}, compiled {got:?}",
+                                        bot.level,
+                                        bot.seat.index()
+                                    )),
+                                });
+                            }
+                            // A decision made without an error counts the same operations.
+                            if got.is_ok() && interpreted_ops != compiled_ops {
+                                return Err(SimError::Rules {
+                                    seed,
+                                    error: RuleError::fault(format!(
+                                        "the engines count different operations on a decision of the {} bot in seat {}: interpreted {interpreted_ops}, compiled {compiled_ops}",
                                         bot.level,
                                         bot.seat.index()
                                     )),

@@ -348,25 +348,33 @@ impl<'a> Compiler<'a> {
     pub(super) fn statements(&mut self, stmts: &[Stmt], scoped: bool) -> Result<Exec, Unsupported> {
         let (mark, next) = (self.scope.len(), self.next);
         let outer_block = std::mem::replace(&mut self.block_start, mark);
+        // Each statement is charged what Rhai counts for it before it runs (`cost.rs`).
         let compiled = stmts
             .iter()
-            .map(|s| self.step(s))
+            .map(|s| Ok::<_, Unsupported>((self.stmt_cost(s), s.position(), self.step(s)?)))
             .collect::<Result<Vec<_>, _>>();
         self.block_start = outer_block;
         if scoped {
             self.scope.truncate(mark);
             self.next = next;
         }
-        let mut compiled = compiled?;
+        let mut compiled: Vec<(u64, Position, Step)> = compiled?;
         Ok(match compiled.len() {
             0 => Box::new(|_| value(Dynamic::UNIT)),
             1 => match compiled.pop().expect("one statement") {
-                Step::Expr(e) => Box::new(move |f| value(e(f)?)),
-                Step::Exec(x) => x,
+                (cost, pos, Step::Expr(e)) => Box::new(move |f| {
+                    f.charge(cost, pos)?;
+                    value(e(f)?)
+                }),
+                (cost, pos, Step::Exec(x)) => Box::new(move |f| {
+                    f.charge(cost, pos)?;
+                    x(f)
+                }),
             },
             _ => Box::new(move |f| {
                 let (last, init) = compiled.split_last().expect("statements");
-                for s in init {
+                for (cost, pos, s) in init {
+                    f.charge(*cost, *pos)?;
                     match s {
                         Step::Expr(e) => super::discard(e(f)?),
                         Step::Exec(x) => match x(f)? {
@@ -375,6 +383,8 @@ impl<'a> Compiler<'a> {
                         },
                     }
                 }
+                let (cost, pos, last) = last;
+                f.charge(*cost, *pos)?;
                 match last {
                     Step::Expr(e) => value(e(f)?),
                     Step::Exec(x) => x(f),
@@ -510,14 +520,20 @@ impl<'a> Compiler<'a> {
             Stmt::While(x, _) => {
                 let always = matches!(x.expr, Expr::Unit(..) | Expr::BoolConstant(true, ..));
                 let cond = self.condition(&x.expr)?;
+                // Each round counts its condition, or one when there is none and no body.
+                let round_cost = if always {
+                    u64::from(x.body.is_empty())
+                } else {
+                    self.expr_cost(&x.expr)
+                };
                 let body = self.statements(x.body.statements(), true)?;
                 let pos = x.body.position();
                 Box::new(move |f| {
                     loop {
+                        f.charge(round_cost, pos)?;
                         if !always && !cond(f)? {
                             return value(Dynamic::UNIT);
                         }
-                        f.tick(pos)?;
                         match looped(body(f))? {
                             Some(Flow::Break(v)) => return value(v),
                             Some(other) => return Ok(other),
@@ -529,11 +545,12 @@ impl<'a> Compiler<'a> {
             Stmt::Do(x, flags, _) => {
                 let until = flags.contains(ASTFlags::NEGATED);
                 let cond = self.condition(&x.expr)?;
+                let cond_cost = self.expr_cost(&x.expr);
                 let body = self.statements(x.body.statements(), true)?;
                 let pos = x.body.position();
                 Box::new(move |f| {
                     loop {
-                        f.tick(pos)?;
+                        f.charge(0, pos)?;
                         let round = body(f);
                         // Rhai's rule: `continue` in a `do` loop starts the body again without
                         // testing the condition.
@@ -547,6 +564,7 @@ impl<'a> Compiler<'a> {
                             None if continued => continue,
                             None => {}
                         }
+                        f.charge(cond_cost, pos)?;
                         if cond(f)? == until {
                             return value(Dynamic::UNIT);
                         }
@@ -692,12 +710,18 @@ impl<'a> Compiler<'a> {
             }
             Expr::And(list, _) | Expr::Or(list, _) => {
                 let is_and = matches!(e, Expr::And(..));
+                // The first operand is counted with the statement; the others when reached.
                 let conds = list
                     .iter()
-                    .map(|c| self.condition(c))
-                    .collect::<Result<Vec<_>, _>>()?;
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let cost = if i == 0 { 0 } else { self.expr_cost(c) };
+                        Ok((cost, self.condition(c)?))
+                    })
+                    .collect::<Result<Vec<_>, Unsupported>>()?;
                 Box::new(move |f| {
-                    for c in &conds {
+                    for (cost, c) in &conds {
+                        f.add_operations(*cost);
                         if c(f)? != is_and {
                             return Ok(Dynamic::from(!is_and));
                         }
@@ -708,11 +732,16 @@ impl<'a> Compiler<'a> {
             Expr::Coalesce(list, _) => {
                 let list = list
                     .iter()
-                    .map(|c| self.expr(c))
-                    .collect::<Result<Vec<_>, _>>()?;
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let cost = if i == 0 { 0 } else { self.expr_cost(c) };
+                        Ok((cost, self.expr(c)?))
+                    })
+                    .collect::<Result<Vec<_>, Unsupported>>()?;
                 Box::new(move |f| {
                     let mut v = Dynamic::UNIT;
-                    for e in &list {
+                    for (cost, e) in &list {
+                        f.add_operations(*cost);
                         v = e(f)?;
                         if !v.is_unit() {
                             break;
@@ -940,6 +969,9 @@ impl<'a> Compiler<'a> {
             // Rhai's own call.
             return Ok(Box::new(move |f| {
                 if let Some(v) = ops::fast_binary(&site, x.get(f), y.get(f)) {
+                    if x.get(f).is_variant() || y.get(f).is_variant() {
+                        f.add_operations(1);
+                    }
                     return Ok(v);
                 }
                 let a = x.get(f).clone();
@@ -956,6 +988,9 @@ impl<'a> Compiler<'a> {
             return Ok(Box::new(move |f| {
                 let a = a(f)?;
                 if let Some(v) = ops::fast_binary(&site, &a, y.get(f)) {
+                    if a.is_variant() || y.get(f).is_variant() {
+                        f.add_operations(1);
+                    }
                     super::discard(a);
                     return Ok(v);
                 }
@@ -1016,6 +1051,9 @@ fn binary_read_right(
     y: &PureRead,
     pos: Position,
 ) -> R<Dynamic> {
+    if !ops::builtin_operator(site.name(), &a, y.get(f)) {
+        f.add_operations(1);
+    }
     match *y {
         PureRead::Local(slot) => {
             let at = f.base + slot;
@@ -1030,7 +1068,7 @@ fn binary_read_right(
             let mut b = y.get(f).clone();
             site.call(f, &mut [&mut a, &mut b], pos)
         }
-        PureRead::Constant(ref c) => ops::binary(f, site, a, c.clone(), pos),
+        PureRead::Constant(ref c) => ops::binary_uncounted(f, site, a, c.clone(), pos),
     }
 }
 

@@ -104,9 +104,11 @@ impl Compiler<'_> {
         self.next = next;
         let body = body?;
         let pos = flow.body.position();
+        // Rhai counts a round of an empty body as one; a body's statements count themselves.
+        let round_cost = u64::from(flow.body.is_empty());
         // One round: the variable and counter set, the body run; `Some` ends the loop.
         let round = move |f: &mut Frame<'_>, item: Item, i: usize| -> R<Option<Flow>> {
-            f.tick(pos)?;
+            f.charge(round_cost, pos)?;
             items::store(f.slot(var_slot), item);
             if let Some(c) = counter_slot {
                 *f.slot(c) = Dynamic::from(i as rhai::INT);
@@ -183,11 +185,12 @@ impl Compiler<'_> {
         let subject = self.expr(subject)?;
         let mut arms = Vec::with_capacity(cases.expressions.len());
         for arm in &cases.expressions {
+            // Rhai counts a case's condition when it tries it, and the chosen case's value.
             let cond = match arm.lhs {
                 Expr::BoolConstant(true, _) => None,
-                ref c => Some(self.condition(c)?),
+                ref c => Some((self.expr_cost(c), self.condition(c)?)),
             };
-            arms.push((cond, self.arm(&arm.rhs)?));
+            arms.push((cond, self.expr_cost(&arm.rhs), self.arm(&arm.rhs)?));
         }
         // Sorted by hash and searched: a switch has a few cases, and a `HashMap` would hash the
         // subject's hash again (with SipHash) on every run.
@@ -219,18 +222,25 @@ impl Compiler<'_> {
             if let Some(at) = found {
                 let list = &table[at].1;
                 for &i in list {
-                    let (cond, body) = &arms[i];
+                    let (cond, cost, body) = &arms[i];
                     let take = match cond {
                         None => true,
-                        Some(c) => c(f)?,
+                        Some((cond_cost, c)) => {
+                            f.add_operations(*cond_cost);
+                            c(f)?
+                        }
                     };
                     if take {
+                        f.add_operations(*cost);
                         return body(f);
                     }
                 }
             }
             match default {
-                Some(i) => arms[i].1(f),
+                Some(i) => {
+                    f.add_operations(arms[i].1);
+                    arms[i].2(f)
+                }
                 None => value(Dynamic::UNIT),
             }
         }))

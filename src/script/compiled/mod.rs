@@ -11,6 +11,7 @@
 mod build;
 mod calls;
 mod chain;
+mod cost;
 mod events;
 mod indexing;
 mod inline;
@@ -121,19 +122,34 @@ impl<'a> Frame<'a> {
         &self.stack[self.base + slot]
     }
 
-    /// Count one operation (a call, a loop round) against the limit and the time limit.
+    /// Count one operation (a call) against the limit and the time limit.
     #[inline(always)]
     fn tick(&mut self, pos: Position) -> R<()> {
-        self.operations += 1;
+        self.charge(1, pos)
+    }
+
+    /// Count `n` operations (a statement's, `cost.rs`) against the limit, and look at the time
+    /// each time the count passes a multiple of 64.
+    #[inline(always)]
+    pub(crate) fn charge(&mut self, n: u64, pos: Position) -> R<()> {
+        let before = self.operations;
+        self.operations += n;
         if self.operations > self.limits.max_operations {
             return Err(
                 EvalAltResult::ErrorTerminated(super::OUT_OF_OPERATIONS.into(), pos).into(),
             );
         }
-        if self.operations & 0x3f == 0 && super::past_deadline() {
+        if (before ^ self.operations) >> 6 != 0 && super::past_deadline() {
             return Err(EvalAltResult::ErrorTerminated(super::OUT_OF_TIME.into(), pos).into());
         }
         Ok(())
+    }
+
+    /// Count `n` operations that cannot pass the limit alone (a value-dependent count inside a
+    /// statement): the next `charge` looks at the limit.
+    #[inline(always)]
+    pub(crate) fn add_operations(&mut self, n: u64) {
+        self.operations += n;
     }
 
     /// Rhai's call state for the calls the compiler does not bind, with the scripts' function
@@ -179,7 +195,10 @@ impl<'a> Frame<'a> {
     /// (one built-in can take long over a large value, so a short loop of slow built-ins is
     /// timed too).
     fn take_back_operations(&mut self, result: R<Dynamic>, pos: Position) -> R<Dynamic> {
-        self.operations = self.operations.max(super::call_operations());
+        // Rhai counted the call of the native function itself, which the calling statement
+        // already counted (`cost.rs`): the rest are the operations of what it called back.
+        let counted = super::call_operations().saturating_sub(1);
+        self.operations = self.operations.max(counted);
         if result.is_ok() && super::past_deadline() {
             return Err(EvalAltResult::ErrorTerminated(super::OUT_OF_TIME.into(), pos).into());
         }

@@ -162,7 +162,7 @@ impl Site {
         } else if let Some(native) = natives::resolve_ordered(&self.natives, args) {
             return (native.call)(args).map_err(|e| super::fill_position(e, pos));
         }
-        if let Some(result) = standard(&self.name, args) {
+        if let Some(result) = standard(f, &self.name, args) {
             return result;
         }
         let name = self.name.clone();
@@ -173,7 +173,7 @@ impl Site {
 
 /// The standard library's functions that scripts call most, done in place for the types they
 /// are called on as Rhai's own would do them (`None`: call Rhai's).
-fn standard(name: &str, args: &mut [&mut Dynamic]) -> Option<R<Dynamic>> {
+fn standard(f: &mut Frame<'_>, name: &str, args: &mut [&mut Dynamic]) -> Option<R<Dynamic>> {
     let first = args.first()?;
     // A constant is changed by no method: Rhai's own call refuses the ones that would.
     if first.is_read_only() && matches!(name, "push" | "pop" | "shift") {
@@ -206,12 +206,16 @@ fn standard(name: &str, args: &mut [&mut Dynamic]) -> Option<R<Dynamic>> {
         ("contains", 2) if first.is_array() => {
             let array = first.as_array_ref().ok()?;
             let mut found = false;
+            // Rhai calls `==` for each item it compares, and counts each call.
+            let mut compared = 0;
             for item in array.iter() {
+                compared += 1;
                 if equal(item, args[1])? {
                     found = true;
                     break;
                 }
             }
+            f.add_operations(compared);
             found.into()
         }
         ("contains", 2) if first.is_map() && args[1].is_string() => {
@@ -269,6 +273,47 @@ fn one_char(s: &str, c: char) -> bool {
 
 /// An operator on two values: in place for the common types, else as Rhai calls it.
 pub(crate) fn binary(
+    f: &mut Frame<'_>,
+    site: &Site,
+    a: Dynamic,
+    b: Dynamic,
+    pos: Position,
+) -> R<Dynamic> {
+    if let Some(v) = fast_binary_counted(f, site, &a, &b) {
+        super::discard(a);
+        super::discard(b);
+        return Ok(v);
+    }
+    count_operator(f, site, &a, &b);
+    binary_uncounted(f, site, a, b, pos)
+}
+
+/// `fast_binary`, counting the call Rhai makes when an operand is of a type it has no
+/// built-in operator for (`card != ()`: decided in place, but counted as Rhai's call).
+#[inline]
+pub(crate) fn fast_binary_counted(
+    f: &mut Frame<'_>,
+    site: &Site,
+    a: &Dynamic,
+    b: &Dynamic,
+) -> Option<Dynamic> {
+    let v = fast_binary(site, a, b)?;
+    if a.is_variant() || b.is_variant() {
+        f.add_operations(1);
+    }
+    Some(v)
+}
+
+/// Rhai counts the call of an operator it has not built in for the operands' types.
+#[inline]
+pub(crate) fn count_operator(f: &mut Frame<'_>, site: &Site, a: &Dynamic, b: &Dynamic) {
+    if !builtin_operator(site.name.as_str(), a, b) {
+        f.add_operations(1);
+    }
+}
+
+/// `binary` without its count.
+pub(crate) fn binary_uncounted(
     f: &mut Frame<'_>,
     site: &Site,
     mut a: Dynamic,
@@ -340,14 +385,20 @@ pub(crate) fn op_assign(
         super::discard(new);
         return Ok(v);
     }
+    // Rhai counts nothing for an op-assignment it has built in, one for a call of an `op=`
+    // function, and one more for the operator when there is none.
+    let builtin = builtin_op_assignment(op.name, &old, &new);
     let kept = new.clone();
     match f.call_rhai(op.name, &mut [&mut old, &mut new], pos) {
         Ok(_) => {
+            f.add_operations(u64::from(!builtin));
             check_size_of(f.engine, &old, pos)?;
             Ok(old)
         }
-        Err(e) if matches!(&*e, EvalAltResult::ErrorFunctionNotFound(name, _) if name.starts_with(op.name)) => {
-            binary(f, &op.site, old, kept, pos)
+        Err(e) if matches!(&*e, EvalAltResult::ErrorFunctionNotFound(name, _) if name.starts_with(op.name)) =>
+        {
+            f.add_operations(2);
+            binary_uncounted(f, &op.site, old, kept, pos)
         }
         Err(e) => Err(e),
     }
@@ -438,6 +489,15 @@ fn is_kernel_value(d: &Dynamic) -> bool {
 
 /// A unary operator (`!`, `-`).
 pub(crate) fn unary(f: &mut Frame<'_>, site: &Site, mut a: Dynamic, pos: Position) -> R<Dynamic> {
+    // Rhai counts a call unless it has the operator built in: `!` of a boolean, `-` of a number.
+    let builtin = match site.name.as_str() {
+        "!" => a.is_bool(),
+        "-" => a.is_int() || a.is_float(),
+        _ => false,
+    };
+    if !builtin {
+        f.add_operations(1);
+    }
     match site.name.as_str() {
         "!" if a.is_bool() => return Ok((!a.as_bool().expect("a bool")).into()),
         "-" if a.is_int() => {
@@ -465,7 +525,12 @@ pub(crate) fn interpolate(
         let mut v = part(f)?;
         if let Some(s) = v.read_lock::<ImmutableString>() {
             out.push_str(&s);
-        } else if let Some(n) = int_of(&v) {
+            continue_checked(&out, pos)?;
+            continue;
+        }
+        // Rhai counts the call of `to_string` for a part that is not a string.
+        f.add_operations(1);
+        if let Some(n) = int_of(&v) {
             let _ = write!(out, "{n}");
         } else {
             let shown = to_string.call(f, &mut [&mut v], *part_pos)?;
@@ -476,6 +541,91 @@ pub(crate) fn interpolate(
         }
     }
     Ok(Dynamic::from(out))
+}
+
+/// The size check `interpolate` makes after each part.
+fn continue_checked(out: &str, pos: Position) -> R<()> {
+    if out.len() > MAX_STRING_BYTES {
+        return Err(too_large("Length of string", pos));
+    }
+    Ok(())
+}
+
+/// Whether Rhai has operator `op` built in for the types of `a` and `b` (`builtin.rs` of Rhai):
+/// then it counts no call.
+pub(crate) fn builtin_operator(op: &str, a: &Dynamic, b: &Dynamic) -> bool {
+    if a.is_variant() || b.is_variant() {
+        return false;
+    }
+    let compare = matches!(op, "==" | "!=" | ">" | ">=" | "<" | "<=");
+    let number = |d: &Dynamic| d.is_int() || d.is_float();
+    let arithmetic = matches!(op, "+" | "-" | "*" | "/" | "%" | "**");
+    if a.is_int() && b.is_int() {
+        return compare || arithmetic || matches!(op, ">>" | "<<" | "&" | "|" | "^" | ".." | "..=");
+    }
+    if number(a) && number(b) {
+        return compare || arithmetic;
+    }
+    if a.is_bool() && b.is_bool() {
+        return compare || matches!(op, "&" | "|" | "^");
+    }
+    if a.is_string() && b.is_string() {
+        return compare || matches!(op, "+" | "-");
+    }
+    if a.is_char() && b.is_char() {
+        return compare || op == "+";
+    }
+    if a.is_blob() && b.is_blob() {
+        return matches!(op, "+" | "==" | "!=");
+    }
+    if a.is_unit() && b.is_unit() {
+        return compare;
+    }
+    if (a.is_int() && b.is_unit()) || (a.is_unit() && b.is_int()) {
+        // Ranges open at one end; comparisons as for any two types.
+        return matches!(op, ".." | "..=") || compare;
+    }
+    if a.is_char() && b.is_string() {
+        return compare || op == "+";
+    }
+    if a.is_string() && b.is_char() {
+        return compare || matches!(op, "+" | "-");
+    }
+    if (a.is_unit() && b.is_string()) || (a.is_string() && b.is_unit()) {
+        return compare || op == "+";
+    }
+    if a.is_blob() && b.is_char() {
+        return op == "+";
+    }
+    // Values of two other types compare as unequal (not both numbers: those are above).
+    a.type_id() != b.type_id() && compare
+}
+
+/// Whether Rhai has op-assignment `op` (`+=`) built in for the types of `a` and `b`.
+pub(crate) fn builtin_op_assignment(op: &str, a: &Dynamic, b: &Dynamic) -> bool {
+    if a.is_int() && b.is_int() {
+        return true;
+    }
+    let arithmetic = matches!(op, "+=" | "-=" | "*=" | "/=" | "%=" | "**=");
+    if a.is_float() && (b.is_float() || b.is_int()) {
+        return arithmetic;
+    }
+    if a.is_bool() && b.is_bool() {
+        return matches!(op, "&=" | "|=" | "^=");
+    }
+    if a.is_string() && (b.is_string() || b.is_char()) {
+        return matches!(op, "+=" | "-=");
+    }
+    if a.is_char() && (b.is_char() || b.is_string()) {
+        return op == "+=";
+    }
+    if a.is_array() {
+        return op == "+=";
+    }
+    if a.is_blob() && (b.is_blob() || b.is_int() || b.is_char() || b.is_string()) {
+        return op == "+=";
+    }
+    false
 }
 
 fn too_large(what: &str, pos: Position) -> Box<EvalAltResult> {

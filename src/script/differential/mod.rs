@@ -120,8 +120,8 @@ impl Differential {
     }
 
     /// `run`, and the operations the call counted against its limit (its own and those of the
-    /// functions built-ins called for it). The engines count in different units today (see
-    /// rules/README.md, "Limits of one call"), so the counts are for study, not compared.
+    /// functions built-ins called for it): the same on both engines for a call that ends with a
+    /// value (a failing one stops counting where each engine stops).
     pub fn run_counted(&self, name: &str, engine: EngineKind) -> (Outcome, u64) {
         let call = || match engine {
             EngineKind::Interpreted => {
@@ -357,8 +357,21 @@ fn compare_programs(
         };
         for name in &program.cases {
             report.functions += 1;
-            let interpreted = loaded.run(name, EngineKind::Interpreted);
-            let compiled = loaded.run(name, EngineKind::Compiled);
+            let (interpreted, interpreted_ops) = loaded.run_counted(name, EngineKind::Interpreted);
+            let (compiled, compiled_ops) = loaded.run_counted(name, EngineKind::Compiled);
+            // A call that ends with a value has counted the same operations on both engines.
+            // (One that fails has counted its failing statement whole on the compiled engine,
+            // which charges a statement before it runs it.)
+            let ended = matches!(&interpreted, Outcome::Finished(t) if t.starts_with("ok"));
+            let (interpreted, compiled) =
+                if compiled != Outcome::NotCompiled && interpreted_ops != compiled_ops && ended {
+                    (
+                        Outcome::Finished(format!("{interpreted} [{interpreted_ops} operations]")),
+                        Outcome::Finished(format!("{compiled} [{compiled_ops} operations]")),
+                    )
+                } else {
+                    (interpreted, compiled)
+                };
             if compiled == Outcome::NotCompiled {
                 report.not_compiled += 1;
             }
