@@ -147,12 +147,13 @@ pub(super) fn compile(
             table,
         };
         match c.function(def) {
-            Ok(body) => {
+            Ok((body, first)) => {
                 fns.push(Some(CompiledFn {
                     name: def.name.clone(),
                     source: source.clone(),
                     slots: c.max,
                     uses: names.uses[id],
+                    entry_cost: 1 + first,
                     body,
                 }));
                 why.push(None);
@@ -271,10 +272,11 @@ pub(super) fn value(v: Dynamic) -> R<Flow> {
 
 impl<'a> Compiler<'a> {
     /// A function's body: its top-level statements as one block.
+    /// A function's body, and its first statement's count, which its caller charges.
     pub(super) fn function(
         &mut self,
         def: &Shared<rhai::ScriptFuncDef>,
-    ) -> Result<Exec, Unsupported> {
+    ) -> Result<(Exec, u64), Unsupported> {
         if def.this_type.is_some() {
             return Err("a typed method (`fn Type.name`) is not compiled".into());
         }
@@ -288,7 +290,15 @@ impl<'a> Compiler<'a> {
             }
             true
         });
-        self.statements(&body, false)
+        let first = self.first_cost(&body);
+        Ok((self.statements(&body, false)?, first))
+    }
+
+    /// What a block's first statement counts: whoever runs the block charges it (with its own
+    /// count, or as it decides to run the block), so that a block of one statement needs no
+    /// closure of its own.
+    pub(super) fn first_cost(&self, stmts: &[Stmt]) -> u64 {
+        stmts.first().map_or(0, |s| self.stmt_cost(s))
     }
 
     pub(super) fn declare(&mut self, name: &ImmutableString) -> usize {
@@ -359,22 +369,19 @@ impl<'a> Compiler<'a> {
             self.next = next;
         }
         let mut compiled: Vec<(u64, Position, Step)> = compiled?;
+        // The first statement's count is charged by whoever runs the block (`first_cost`).
         Ok(match compiled.len() {
             0 => Box::new(|_| value(Dynamic::UNIT)),
             1 => match compiled.pop().expect("one statement") {
-                (cost, pos, Step::Expr(e)) => Box::new(move |f| {
-                    f.charge(cost, pos)?;
-                    value(e(f)?)
-                }),
-                (cost, pos, Step::Exec(x)) => Box::new(move |f| {
-                    f.charge(cost, pos)?;
-                    x(f)
-                }),
+                (_, _, Step::Expr(e)) => Box::new(move |f| value(e(f)?)),
+                (_, _, Step::Exec(x)) => x,
             },
             _ => Box::new(move |f| {
                 let (last, init) = compiled.split_last().expect("statements");
-                for (cost, pos, s) in init {
-                    f.charge(*cost, *pos)?;
+                for (i, (cost, pos, s)) in init.iter().enumerate() {
+                    if i > 0 {
+                        f.charge(*cost, *pos)?;
+                    }
                     match s {
                         Step::Expr(e) => super::discard(e(f)?),
                         Step::Exec(x) => match x(f)? {
@@ -513,9 +520,22 @@ impl<'a> Compiler<'a> {
             }
             Stmt::If(x, _) => {
                 let cond = self.condition(&x.expr)?;
+                let (then_cost, else_cost) = (
+                    self.first_cost(x.body.statements()),
+                    self.first_cost(x.branch.statements()),
+                );
                 let then = self.statements(x.body.statements(), true)?;
                 let otherwise = self.statements(x.branch.statements(), true)?;
-                Box::new(move |f| if cond(f)? { then(f) } else { otherwise(f) })
+                let pos = x.body.position();
+                Box::new(move |f| {
+                    if cond(f)? {
+                        f.charge(then_cost, pos)?;
+                        then(f)
+                    } else {
+                        f.charge(else_cost, pos)?;
+                        otherwise(f)
+                    }
+                })
             }
             Stmt::While(x, _) => {
                 let always = matches!(x.expr, Expr::Unit(..) | Expr::BoolConstant(true, ..));
@@ -526,6 +546,7 @@ impl<'a> Compiler<'a> {
                 } else {
                     self.expr_cost(&x.expr)
                 };
+                let body_cost = self.first_cost(x.body.statements());
                 let body = self.statements(x.body.statements(), true)?;
                 let pos = x.body.position();
                 Box::new(move |f| {
@@ -534,6 +555,7 @@ impl<'a> Compiler<'a> {
                         if !always && !cond(f)? {
                             return value(Dynamic::UNIT);
                         }
+                        f.charge(body_cost, pos)?;
                         match looped(body(f))? {
                             Some(Flow::Break(v)) => return value(v),
                             Some(other) => return Ok(other),
@@ -546,11 +568,12 @@ impl<'a> Compiler<'a> {
                 let until = flags.contains(ASTFlags::NEGATED);
                 let cond = self.condition(&x.expr)?;
                 let cond_cost = self.expr_cost(&x.expr);
+                let body_cost = self.first_cost(x.body.statements());
                 let body = self.statements(x.body.statements(), true)?;
                 let pos = x.body.position();
                 Box::new(move |f| {
                     loop {
-                        f.charge(0, pos)?;
+                        f.charge(body_cost, pos)?;
                         let round = body(f);
                         // Rhai's rule: `continue` in a `do` loop starts the body again without
                         // testing the condition.

@@ -13,10 +13,11 @@ impl Compiler<'_> {
     pub(super) fn stmt_cost(&self, stmt: &Stmt) -> u64 {
         1 + match stmt {
             Stmt::Expr(e) => match &**e {
-                // The block's statements count themselves.
-                Expr::Stmt(_) => 1,
+                // A block's first statement is counted with it; the others count themselves.
+                Expr::Stmt(block) => 1 + self.first_cost(block.statements()),
                 e => self.expr_cost(e),
             },
+            Stmt::Block(block) => self.first_cost(block.statements()),
             // The optimizer's form of a call statement: no count for the call as an expression.
             Stmt::FnCall(call, _) => self.call_cost(call),
             Stmt::Var(x, ..) => self.expr_cost(&x.1),
@@ -51,6 +52,8 @@ impl Compiler<'_> {
             }
             Expr::FnCall(call, _) => 1 + self.call_cost(call),
             Expr::Index(..) | Expr::Dot(..) => self.chain_cost(e, false),
+            // A block's first statement is counted with it; the others count themselves.
+            Expr::Stmt(block) => 1 + self.first_cost(block.statements()),
             _ => 1,
         }
     }

@@ -191,7 +191,8 @@ impl Compiler<'_> {
         self.scope = scope;
         self.module = outer_module;
         self.next = next;
-        let Ok(body) = body else {
+        // Its first statement's count is the callee's `entry_cost`, as for the ordinary call.
+        let Ok((body, _)) = body else {
             return Err(ordinary);
         };
         // Rhai reads a first argument that is a variable after the others, when it makes the
@@ -253,7 +254,7 @@ fn run_inlined<'a>(
     body: &Exec,
     pos: Position,
 ) -> R<Dynamic> {
-    f.tick(pos)?;
+    f.charge(callee.entry_cost, pos)?;
     if f.level > f.limits.max_call_levels {
         return Err(EvalAltResult::ErrorStackOverflow(pos).into());
     }

@@ -99,13 +99,15 @@ impl Compiler<'_> {
         let (mark, next) = (self.scope.len(), self.next);
         let var_slot = self.declare(&var.name);
         let counter_slot = counter.as_ref().map(|c| self.declare(&c.name));
+        let body_first = self.first_cost(flow.body.statements());
         let body = self.statements(flow.body.statements(), true);
         self.scope.truncate(mark);
         self.next = next;
         let body = body?;
         let pos = flow.body.position();
-        // Rhai counts a round of an empty body as one; a body's statements count themselves.
-        let round_cost = u64::from(flow.body.is_empty());
+        // Rhai counts a round of an empty body as one; a body's first statement is charged with
+        // its round, the others count themselves.
+        let round_cost = u64::from(flow.body.is_empty()) + body_first;
         // One round: the variable and counter set, the body run; `Some` ends the loop.
         let round = move |f: &mut Frame<'_>, item: Item, i: usize| -> R<Option<Flow>> {
             f.charge(round_cost, pos)?;

@@ -54,6 +54,9 @@ pub(crate) struct CompiledFn {
     slots: usize,
     /// What it does with its parameters (which a caller may lend it).
     uses: params::ParamUse,
+    /// What its call counts before its body runs: the call, and its first statement (whose
+    /// cost a block's first statement leaves to whoever runs the block, `build.rs`).
+    entry_cost: u64,
     body: Exec,
 }
 
@@ -102,6 +105,8 @@ pub(crate) struct Frame<'a> {
     limits: &'a Limits,
     level: usize,
     operations: u64,
+    /// The count at which `charge` next looks at the limit and the time.
+    next_check: u64,
     /// Rhai's state for calls of functions the compiler does not bind (made on first use).
     global: Option<Box<GlobalRuntimeState>>,
     /// The compiled function running now: Rhai's calls report errors under its source.
@@ -122,24 +127,28 @@ impl<'a> Frame<'a> {
         &self.stack[self.base + slot]
     }
 
-    /// Count one operation (a call) against the limit and the time limit.
-    #[inline(always)]
-    fn tick(&mut self, pos: Position) -> R<()> {
-        self.charge(1, pos)
-    }
-
     /// Count `n` operations (a statement's, `cost.rs`) against the limit, and look at the time
-    /// each time the count passes a multiple of 64.
+    /// each time the count passes a multiple of 64 (one comparison with `next_check`).
     #[inline(always)]
     pub(crate) fn charge(&mut self, n: u64, pos: Position) -> R<()> {
-        let before = self.operations;
         self.operations += n;
-        if self.operations > self.limits.max_operations {
+        if self.operations >= self.next_check {
+            return self.check(pos);
+        }
+        Ok(())
+    }
+
+    /// The limit and the time, looked at; the next count to look at them again.
+    #[cold]
+    fn check(&mut self, pos: Position) -> R<()> {
+        let max = self.limits.max_operations;
+        if self.operations > max {
             return Err(
                 EvalAltResult::ErrorTerminated(super::OUT_OF_OPERATIONS.into(), pos).into(),
             );
         }
-        if (before ^ self.operations) >> 6 != 0 && super::past_deadline() {
+        self.next_check = ((self.operations | 0x3f) + 1).min(max + 1);
+        if super::past_deadline() {
             return Err(EvalAltResult::ErrorTerminated(super::OUT_OF_TIME.into(), pos).into());
         }
         Ok(())
@@ -284,7 +293,7 @@ impl<'a> Frame<'a> {
     }
 
     fn enter(&mut self, f: &'a CompiledFn, args_at: usize, pos: Position) -> R<Dynamic> {
-        self.tick(pos)?;
+        self.charge(f.entry_cost, pos)?;
         // As Rhai: the called function runs one level deeper than its caller, and the hook
         // itself at level 0, so a call fails when its caller is past the limit.
         if self.level > self.limits.max_call_levels {
@@ -518,6 +527,7 @@ impl Program {
             limits,
             level: 0,
             operations: 0,
+            next_check: limits.max_operations.min(63) + 1,
             global: None,
             running: None,
         };
