@@ -545,18 +545,24 @@ fn regression_programs_give_their_recorded_outcome_on_both_engines() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// How many generated programs a test runs (`variable`, else `default`), and a fresh first seed.
+fn generated_run(variable: &str, default: u64) -> (u64, u64) {
+    let programs = std::env::var(variable)
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default);
+    let first = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs());
+    (programs, first)
+}
+
 /// Generated programs on both engines (`script::differential`): a fresh first seed each run,
 /// printed so that a failure replays with `cargo run --example differential -- --show SEED`.
 /// `DECKSPEC_DIFFERENTIAL_PROGRAMS` sets how many (CI runs 100,000 in release, in `.ci/run`).
 #[test]
 fn generated_programs_give_the_same_outcome_on_both_engines() {
-    let programs: u64 = std::env::var("DECKSPEC_DIFFERENTIAL_PROGRAMS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1500);
-    let first = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_secs());
+    let (programs, first) = generated_run("DECKSPEC_DIFFERENTIAL_PROGRAMS", 1500);
     println!("differential: first seed {first}");
     let report =
         deckspec::script::differential::run_many(first, 8, 10, move |done, _| done < programs);
@@ -607,13 +613,7 @@ fn a_face_reaches_only_players_who_know_its_card_however_the_script_passes_it_on
 /// `DECKSPEC_FACE_PROGRAMS` sets how many (8 hooks each).
 #[test]
 fn generated_hooks_passing_faces_on_agree_and_the_guard_holds() {
-    let programs: u64 = std::env::var("DECKSPEC_FACE_PROGRAMS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(150);
-    let first = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_secs());
+    let (programs, first) = generated_run("DECKSPEC_FACE_PROGRAMS", 150);
     println!("faces: first seed {first}");
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fixtures");
     let report =

@@ -280,22 +280,21 @@ fn seated_game(
                                 between - before,
                                 crate::script::operations_spent() - between,
                             );
-                            if expected != got || twin != *bot {
-                                return Err(SimError::Rules {
-                                    seed,
-                                    error: RuleError::fault(format!(
-                                        "the engines differ on a decision of the {} bot in seat {}: interpreted {expected:?}, compiled {got:?}",
-                                        bot.level,
-                                        bot.seat.index()
-                                    )),
-                                });
-                            }
                             // A decision made without an error counts the same operations.
-                            if got.is_ok() && interpreted_ops != compiled_ops {
+                            let differs = if expected != got || twin != *bot {
+                                Some(format!("interpreted {expected:?}, compiled {got:?}"))
+                            } else if got.is_ok() && interpreted_ops != compiled_ops {
+                                Some(format!(
+                                    "interpreted {interpreted_ops} operations, compiled {compiled_ops}"
+                                ))
+                            } else {
+                                None
+                            };
+                            if let Some(how) = differs {
                                 return Err(SimError::Rules {
                                     seed,
                                     error: RuleError::fault(format!(
-                                        "the engines count different operations on a decision of the {} bot in seat {}: interpreted {interpreted_ops}, compiled {compiled_ops}",
+                                        "the engines differ on a decision of the {} bot in seat {}: {how}",
                                         bot.level,
                                         bot.seat.index()
                                     )),
