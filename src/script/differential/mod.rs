@@ -5,7 +5,8 @@
 //! `modules:` are), loaded under the one sandboxed engine every rule script runs in, with the
 //! same limits. Each zero-argument function is called on the interpreter (the reference) and on
 //! the compiled engine; an outcome is the value or the whole Rhai error (positions and call
-//! nesting included), so two outcomes are equal only when a designer could not tell them apart.
+//! nesting included), so two outcomes are equal only when a designer could not tell them apart,
+//! and a call that ends with a value must have counted the same operations on both.
 
 pub mod faces;
 pub mod generate;
