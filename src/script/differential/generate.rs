@@ -8,7 +8,8 @@
 //! The programs are mostly well-typed, with a share of deliberate mismatches (a character
 //! compared with a string, an index past the end, an integer overflow), since the errors must
 //! agree too. Every loop is bounded, so a program ends well inside the limits unless it builds
-//! a value past a size limit or recurses past the depth limit on purpose.
+//! a value past a size limit, recurses past the depth limit, or (rarely) `continue`s a `do`
+//! loop, which Rhai never ends, on purpose: the limits must be met alike too.
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
