@@ -91,6 +91,26 @@ fn a_difference_between_the_engines_stops_the_study_and_says_where() {
     );
 }
 
+#[test]
+fn a_difference_in_the_operations_counted_stops_the_study_and_says_where() {
+    // The compiled side's draw hook runs one statement more that changes nothing else.
+    let path = rules().join("recall").join("recall.rhai");
+    let text = std::fs::read_to_string(&path).expect("recall.rhai");
+    let original = "fn on_draw(game, p, args) {";
+    assert!(text.contains(original), "the mutation applies");
+    let changed = text.replace(original, "fn on_draw(game, p, args) {\n    let unused = 0;");
+    let subject = load("recall", EngineKind::Compiled, &[(path, changed)]);
+    let reference = load("recall", EngineKind::Interpreted, &[]);
+    let error = compare(&subject, &reference, vec![Seating::Random; 3], 20, 5)
+        .expect_err("the engines count differently");
+    let text = error.to_string();
+    assert!(
+        text.contains("the engines count different operations on `draw` by seat ")
+            && text.contains("compiled"),
+        "{text}"
+    );
+}
+
 /// Each action of a fixture variant (tests/engines/fixtures) on a fresh game, its events kept
 /// or not: the action, the `Result`'s text and the game after it.
 fn fixture_games(
