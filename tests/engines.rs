@@ -68,22 +68,27 @@ fn both_engines_play_the_same_random_and_bot_games() {
     }
 }
 
+/// The error of a study whose compiled side runs recall.rhai with `original` replaced by
+/// `changed`, against the interpreter on the rules as they are.
+fn study_with_compiled_recall_changed(original: &str, changed: &str) -> String {
+    let path = rules().join("recall").join("recall.rhai");
+    let text = std::fs::read_to_string(&path).expect("recall.rhai");
+    assert!(text.contains(original), "the mutation applies");
+    let changed = text.replace(original, changed);
+    let subject = load("recall", EngineKind::Compiled, &[(path, changed)]);
+    let reference = load("recall", EngineKind::Interpreted, &[]);
+    compare(&subject, &reference, vec![Seating::Random; 3], 20, 5)
+        .expect_err("the engines differ")
+        .to_string()
+}
+
 #[test]
 fn a_difference_between_the_engines_stops_the_study_and_says_where() {
     // The compiled side runs a script whose draw event tells the pile's size one too high.
-    let path = rules().join("recall").join("recall.rhai");
-    let text = std::fs::read_to_string(&path).expect("recall.rhai");
-    let original = "card: card, drawPileSize: game.pile_size(\"draw_pile\") }";
-    assert!(text.contains(original), "the mutation applies");
-    let changed = text.replace(
-        original,
+    let text = study_with_compiled_recall_changed(
+        "card: card, drawPileSize: game.pile_size(\"draw_pile\") }",
         "card: card, drawPileSize: game.pile_size(\"draw_pile\") + 1 }",
     );
-    let subject = load("recall", EngineKind::Compiled, &[(path, changed)]);
-    let reference = load("recall", EngineKind::Interpreted, &[]);
-    let error = compare(&subject, &reference, vec![Seating::Random; 3], 20, 5)
-        .expect_err("the engines differ");
-    let text = error.to_string();
     assert!(
         text.contains("the engines differ on `draw` by seat ")
             && text.contains("their event logs differ from event "),
@@ -94,16 +99,10 @@ fn a_difference_between_the_engines_stops_the_study_and_says_where() {
 #[test]
 fn a_difference_in_the_operations_counted_stops_the_study_and_says_where() {
     // The compiled side's draw hook runs one statement more that changes nothing else.
-    let path = rules().join("recall").join("recall.rhai");
-    let text = std::fs::read_to_string(&path).expect("recall.rhai");
-    let original = "fn on_draw(game, p, args) {";
-    assert!(text.contains(original), "the mutation applies");
-    let changed = text.replace(original, "fn on_draw(game, p, args) {\n    let unused = 0;");
-    let subject = load("recall", EngineKind::Compiled, &[(path, changed)]);
-    let reference = load("recall", EngineKind::Interpreted, &[]);
-    let error = compare(&subject, &reference, vec![Seating::Random; 3], 20, 5)
-        .expect_err("the engines count differently");
-    let text = error.to_string();
+    let text = study_with_compiled_recall_changed(
+        "fn on_draw(game, p, args) {",
+        "fn on_draw(game, p, args) {\n    let unused = 0;",
+    );
     assert!(
         text.contains("the engines count different operations on `draw` by seat ")
             && text.contains("compiled"),

@@ -89,7 +89,7 @@ pub(crate) fn sandboxed_engine(root: &files::RulesRoot) -> Engine {
         .set_strict_variables(true)
         .disable_symbol("eval");
     engine.set_module_resolver(load::ConfinedResolver::new(root.clone()));
-    // Every operation is counted against the call's limit, and the time looked at every 1,024.
+    // Every operation is counted against the call's limit, and the time looked at every 64.
     engine.on_progress(|_| count_operation().map(Dynamic::from));
     // Scripts print only when a designer asks for it.
     if std::env::var_os("DECKSPEC_SCRIPT_PRINT").is_some() {
