@@ -220,6 +220,7 @@ pub(super) fn compile(
         fallbacks,
         inlined: into_callers,
         indexing: super::indexing::Indexing::new(engine),
+        receivers: std::sync::OnceLock::new(),
         libs: std::iter::once(ast.shared_lib().clone())
             .chain(modules.iter().map(|(_, m)| m.shared_lib().clone()))
             .collect(),

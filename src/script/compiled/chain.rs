@@ -593,7 +593,10 @@ impl Chain {
         let mut new = Some((new, last_value));
         let mut set = |f: &mut Frame<'_>, target: &mut Dynamic| -> R<Dynamic> {
             let (new, last_value) = new.take().expect("assigned once");
-            assign_last(f, target, last, last_value, new, op, op_pos, root).map(|()| Dynamic::UNIT)
+            assign_last(f, target, last, last_value, new, op, op_pos, root)?;
+            // An assignment changed what it reached.
+            walk::mark_changed(f, true);
+            Ok(Dynamic::UNIT)
         };
         let at = f.base + slot;
         let mut owned = std::mem::take(&mut f.stack[at]);

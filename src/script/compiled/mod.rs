@@ -19,6 +19,7 @@ mod loops;
 mod ops;
 mod params;
 mod phase;
+mod receivers;
 #[cfg(test)]
 mod tests;
 
@@ -88,6 +89,8 @@ pub(crate) struct Program {
     /// The scripts' function libraries (the entry script's, then each module's): where Rhai's
     /// own calls find the functions of closures (`a.map(|x| x + 1)`).
     libs: Vec<rhai::Shared<rhai::Module>>,
+    /// Which functions take their receiver by reference (made when a chain first asks).
+    receivers: std::sync::OnceLock<receivers::Receivers>,
 }
 
 /// The limits compiled code runs under (the interpreter's, from `sandboxed_engine`).
@@ -111,6 +114,11 @@ pub(crate) struct Frame<'a> {
     global: Option<Box<GlobalRuntimeState>>,
     /// The compiled function running now: Rhai's calls report errors under its source.
     running: Option<&'a CompiledFn>,
+    /// While a chain walks on below a value read through a getter (or a missing map entry):
+    /// whether its last link may have changed the value it reached, as Rhai judges it (an
+    /// assignment, or a method taking its receiver by reference); then Rhai writes the value
+    /// back (`chain/walk.rs`). `None` when no walk is watching.
+    chain_changed: Option<bool>,
 }
 
 impl<'a> Frame<'a> {
@@ -530,6 +538,7 @@ impl Program {
             next_check: limits.max_operations.min(63) + 1,
             global: None,
             running: None,
+            chain_changed: None,
         };
         let result = match lent {
             // `lends` is false past the 64th parameter.

@@ -4,7 +4,8 @@
 
 use super::super::build::mismatch;
 use super::super::indexing::At;
-use super::super::ops;
+use super::super::ops::{self, Site};
+use super::super::receivers::Receivers;
 use super::super::{Frame, R};
 use super::{Link, Literal};
 use rhai::{Dynamic, EvalAltResult, ImmutableString, Position};
@@ -197,7 +198,10 @@ pub(super) fn walk(
     };
     match link {
         Link::Property {
-            key, getter, pos, ..
+            key,
+            getter,
+            setter,
+            pos,
         } => {
             if target.is_map() {
                 let mut map = target.as_map_mut().expect("a map");
@@ -208,7 +212,11 @@ pub(super) fn walk(
                 };
             }
             let mut next = getter.call(f, &mut [target], *pos)?;
-            walk(f, &mut next, links, values, reached)
+            let (result, changed) = watched(f, |f| walk(f, &mut next, links, values, reached))?;
+            if changed {
+                write_back(f, target, setter, next, *pos)?;
+            }
+            Ok(result)
         }
         Link::Method {
             site, pos, literal, ..
@@ -225,9 +233,26 @@ pub(super) fn walk(
             if let Some(l) = literal
                 && let Some(result) = call_literal(l, target, &mut args)
             {
-                // A kernel entry: it never changes its receiver.
+                // A kernel entry: it never changes its receiver, but Rhai calls it a method.
                 let mut next = result.map_err(|e| super::super::fill_position(e, *pos))?;
+                if links.is_empty() {
+                    mark_changed(f, true);
+                }
                 return walk(f, &mut next, links, values, reached);
+            }
+            // Whether a walk above writes the value back after this last link (its arguments'
+            // types, before the call may take them).
+            if links.is_empty() && f.chain_changed.is_some() {
+                let by_ref = {
+                    let mut refs: Vec<&mut Dynamic> = Vec::with_capacity(args.len() + 1);
+                    refs.push(target);
+                    refs.extend(args.iter_mut());
+                    f.program
+                        .receivers
+                        .get_or_init(|| Receivers::new(f.engine))
+                        .by_ref(site.name(), &refs)
+                };
+                mark_changed(f, by_ref);
             }
             let mut next = match args.len() {
                 0 => site.call(f, &mut [target], *pos)?,
@@ -262,10 +287,19 @@ pub(super) fn walk(
                     return Err(mismatch("string", idx.type_name(), *pos));
                 };
                 let mut map = target.as_map_mut().expect("a map");
-                return match map.get_mut(key.as_str()) {
-                    Some(entry) => walk(f, entry, links, values, reached),
-                    None => walk(f, &mut Dynamic::UNIT.clone(), links, values, reached),
-                };
+                if let Some(entry) = map.get_mut(key.as_str()) {
+                    return walk(f, entry, links, values, reached);
+                }
+                drop(map);
+                // A missing entry is a value of its own: when the rest may have changed it,
+                // Rhai offers it to the indexer setter, which no map has (one operation).
+                let mut missing = Dynamic::UNIT;
+                let (result, changed) =
+                    watched(f, |f| walk(f, &mut missing, links, values, reached))?;
+                if changed {
+                    f.add_operations(1);
+                }
+                return Ok(result);
             }
             if target.is_string() && idx.is_int() {
                 let mut next = string_index(target, &idx, *pos)?;
@@ -279,6 +313,55 @@ pub(super) fn walk(
             let mut next = f.program.indexing.get(f.engine, target, idx, at)?;
             walk(f, &mut next, links, values, reached)
         }
+    }
+}
+
+/// `walk` below a link that writes the value back when the rest changed it: its result, and
+/// whether the rest changed it. A walk already watching goes on seeing the flag (Rhai hands it
+/// up through every link).
+fn watched(
+    f: &mut Frame<'_>,
+    walk: impl FnOnce(&mut Frame<'_>) -> R<Dynamic>,
+) -> R<(Dynamic, bool)> {
+    let started = f.chain_changed.is_none();
+    if started {
+        f.chain_changed = Some(false);
+    }
+    let result = walk(f);
+    let changed = f.chain_changed.unwrap_or(false);
+    if started {
+        f.chain_changed = None;
+    }
+    Ok((result?, changed))
+}
+
+/// The last link of a walk done: whether it may have changed the value it reached, for a walk
+/// watching above it.
+pub(super) fn mark_changed(f: &mut Frame<'_>, changed: bool) {
+    if let Some(flag) = &mut f.chain_changed {
+        *flag = changed;
+    }
+}
+
+/// Rhai's write-back of a value read through a getter, after the rest of the chain may have
+/// changed it: the setter (`set$tag`, refused on a constant); with none, the indexer setter with
+/// the property's name, which no type a script sees has, so nothing is written. One operation
+/// each.
+fn write_back(
+    f: &mut Frame<'_>,
+    target: &mut Dynamic,
+    setter: &Site,
+    mut value: Dynamic,
+    pos: Position,
+) -> R<()> {
+    f.add_operations(1);
+    match setter.call(f, &mut [target, &mut value], pos) {
+        Ok(_) => Ok(()),
+        Err(e) if matches!(*e, EvalAltResult::ErrorDotExpr(..)) => {
+            f.add_operations(1);
+            Ok(())
+        }
+        Err(e) => Err(e),
     }
 }
 
