@@ -628,6 +628,15 @@ mod tests {
     }
 
     #[test]
+    fn no_value_a_bot_sees_has_an_index_setter() {
+        // The compiled engine's write-back after a getter counts the indexer setter's try and
+        // writes nothing (`compiled/chain/walk.rs`): true while no such function exists.
+        let names = bot_engine().collect_fn_metadata(None, |i| Some(i.metadata.name.clone()), true);
+        assert!(names.iter().any(|name| name == "get$candidates"));
+        assert!(!names.iter().any(|name| name == "index$set$"));
+    }
+
+    #[test]
     fn a_bot_prints_a_card_without_its_index() {
         let engine = bot_engine();
         let mut scope = Scope::new();
