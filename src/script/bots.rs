@@ -523,6 +523,7 @@ impl BotBook {
             }
         })
         .map_err(|e| {
+            let e = super::stopped_by_limit(e);
             match super::script_error(*e, &self.path, &self.sources, &HashMap::new(), "decide") {
                 RuleError::Fault { message, pos } => RuleError::Fault {
                     message: format!("bot script: {message}"),

@@ -277,7 +277,7 @@ impl Variant {
                     let (result, back) =
                         self.program
                             .call_hook(&self.engine, &COMPILED_LIMITS, id, hook, args);
-                    return (result.map_err(|e| *e), back);
+                    return (result.map_err(|e| *stopped_by_limit(e)), back);
                 }
                 let mut all = Vec::with_capacity(N + 1);
                 all.push(handle);
@@ -292,7 +292,7 @@ impl Variant {
                         hook,
                         all,
                     )
-                    .map_err(|e| *e);
+                    .map_err(|e| *stopped_by_limit(e));
                 (result, None)
             })
         }));
@@ -484,6 +484,27 @@ pub(crate) const OUT_OF_TIME: &str = "deckspec: out of time";
 
 /// What stops a script call past `MAX_OPERATIONS`, on both engines.
 pub(crate) const OUT_OF_OPERATIONS: &str = "deckspec: too many operations";
+
+/// A call stopped by a limit, as both engines report it: the limit's error alone, with no
+/// position and no function around it. Where the count passes the limit inside a statement
+/// differs: the interpreter stops at the operation that passes it (perhaps in a function a
+/// built-in called back, which Rhai wraps: `ErrorInFunctionCall("some", …)`), the compiled
+/// engine before the statement whose count passes it. The limit is the platform's rule, and one
+/// call past it is one error: the hook's, named by `script_error`.
+pub(crate) fn stopped_by_limit(err: Box<EvalAltResult>) -> Box<EvalAltResult> {
+    let mut inner = &*err;
+    while let EvalAltResult::ErrorInFunctionCall(_, _, wrapped, _) = inner {
+        inner = wrapped;
+    }
+    match inner {
+        EvalAltResult::ErrorTerminated(token, _)
+            if [OUT_OF_OPERATIONS, OUT_OF_TIME].contains(&token.to_string().as_str()) =>
+        {
+            EvalAltResult::ErrorTerminated(token.clone(), rhai::Position::NONE).into()
+        }
+        _ => err,
+    }
+}
 
 /// Count one operation of the script call running on this thread (the interpreter's progress
 /// callback): the token that stops the call when it is past the operation or the time limit.

@@ -153,7 +153,11 @@ impl Differential {
             }
         };
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)) {
-            Ok(Some((result, operations))) => (Outcome::Finished(shown(result)), operations),
+            Ok(Some((result, operations))) => {
+                // A limit's error as the platform reports it on both engines.
+                let result = result.map_err(super::stopped_by_limit);
+                (Outcome::Finished(shown(result)), operations)
+            }
             Ok(None) => (Outcome::NotCompiled, 0),
             Err(panic) => (Outcome::Panicked(panic_text(panic.as_ref())), 0),
         }
