@@ -323,6 +323,8 @@ fn malformed_messages_and_wrong_tokens_get_clear_errors_and_close_nothing_else()
     let mut ann = server.connect(&table, seats["ann"].as_str().unwrap());
     let mut skipped = Vec::new();
     ann.recv_type("private_sync_state", &mut skipped);
+    // The opening's events follow the first sync state; past them, only answers come.
+    ann.sync(&mut skipped);
 
     let error = |client: &mut Client, text: &str| -> String {
         client.send_text(text);
@@ -484,8 +486,15 @@ fn table_requests_are_checked_with_clear_errors() {
         assert_eq!(status, 400, "{body}");
         assert_eq!(answer, json!({"error": want}), "{body}");
     }
-    let (status, _) = server.post_raw(&"x".repeat(20_000));
-    assert_eq!(status, 413, "bodies are bounded");
+    let (status, answer) = server.post_raw(&"x".repeat(20_000));
+    assert_eq!(
+        (status, answer),
+        (
+            400,
+            json!({"error": "the table request is over 16 KiB, the most"})
+        ),
+        "bodies are bounded, and the refusal is JSON like every other"
+    );
 
     let (table, seats) = server.table(json!({
         "variant": "cambia", "players": ["ann"], "bots": ["easy", "hard"],

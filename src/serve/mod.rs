@@ -4,7 +4,9 @@
 //! out, and a browser table at `/`.
 
 mod http;
+pub mod listen;
 pub mod protocol;
+mod rate;
 pub mod store;
 mod table;
 
@@ -18,6 +20,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, RwLock};
 use store::{SeatSetup, Store, StoredTable, TableSetup};
+pub use table::Lifetimes;
 use table::{Command, Status, TableTask};
 use tokio::sync::mpsc;
 
@@ -39,6 +42,17 @@ pub struct Config {
     pub db: PathBuf,
     /// Tables the server holds at most (new ones are refused past it).
     pub max_tables: usize,
+    /// Connections it keeps open, and for how long.
+    pub connections: listen::ConnectionLimits,
+    /// Pages of other sites allowed to make tables and connect (`https://example.org`); the
+    /// server's own pages always are.
+    pub allowed_origins: Vec<String>,
+    /// Tables one address may make a minute.
+    pub creations_per_minute: usize,
+    /// When tables nobody plays at are closed.
+    pub lifetimes: table::Lifetimes,
+    /// Whether a table of several players may be given a seed (each is told it was).
+    pub allow_seeds: bool,
 }
 
 /// Why the server did not start.
@@ -76,6 +90,9 @@ pub struct Startup {
     pub unloadable: Vec<(String, String)>,
     /// Restored tables whose rules changed since they were made (they load, and go on).
     pub rules_changed: Vec<String>,
+    /// What the person starting the server should know about the store (a journal SQLite
+    /// discarded; a store none of whose tables could be restored).
+    pub warnings: Vec<String>,
 }
 
 enum TableEntry {
@@ -97,6 +114,15 @@ struct Server {
     store: Store,
     connections: AtomicU64,
     max_tables: usize,
+    /// How often a WebSocket is pinged: a third of the idle timeout, so a live client's pongs
+    /// keep its connection open.
+    ping_every: std::time::Duration,
+    allowed_origins: Vec<String>,
+    creations: rate::CreationRate,
+    lifetimes: table::Lifetimes,
+    allow_seeds: bool,
+    /// Where a table that closes itself (over, or nobody came) says so.
+    closed: mpsc::UnboundedSender<String>,
 }
 
 /// Run the server until interrupted (Ctrl-C). `ready` is called once it listens, with the
@@ -111,7 +137,8 @@ pub fn run(
         .thread_stack_size(crate::script::SCRIPT_STACK_BYTES)
         .build()?;
     runtime.block_on(async move {
-        let (server, startup) = open(&config)?;
+        let (server, startup, closing) = open(&config)?;
+        tokio::spawn(remove_closed(server.clone(), closing));
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|source| ServeError::Bind {
@@ -119,17 +146,50 @@ pub fn run(
                 source,
             })?;
         ready(listener.local_addr()?, &startup);
-        axum::serve(listener, http::router(server))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await?;
+        let store = server.store.clone();
+        listen::serve(
+            listener,
+            http::router(server),
+            config.connections,
+            shutdown_signal(),
+        )
+        .await;
+        // A clean stop (issue 41): the store writes what is queued and checkpoints, leaving the
+        // database file alone holding every table.
+        tokio::task::spawn_blocking(move || store.close())
+            .await
+            .map_err(std::io::Error::other)??;
         Ok(())
     })
 }
 
+/// What stops the server: Ctrl-C (SIGINT), or SIGTERM.
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+}
+
 /// Load the variants, open the store and bring every stored table back.
-fn open(config: &Config) -> Result<(Arc<Server>, Startup), ServeError> {
+/// The server, what it found, and where its tables say they closed.
+type Opened = (Arc<Server>, Startup, mpsc::UnboundedReceiver<String>);
+
+fn open(config: &Config) -> Result<Opened, ServeError> {
     let mut startup = Startup::default();
     let mut variants = BTreeMap::new();
     let mut fingerprints = BTreeMap::new();
@@ -158,7 +218,16 @@ fn open(config: &Config) -> Result<(Arc<Server>, Startup), ServeError> {
             },
         ));
     }
-    let (store, rows) = Store::open(&config.db)?;
+    let (closed, closing) = mpsc::unbounded_channel();
+    // Issue 41: the store is locked (a second server is refused), damaged rows come back as
+    // unloadable tables, and what SQLite discarded is a warning.
+    let store::Opened {
+        store,
+        tables: rows,
+        unreadable,
+        warnings,
+    } = Store::open(&config.db)?;
+    startup.warnings = warnings;
     let server = Arc::new(Server {
         variants,
         fingerprints,
@@ -166,6 +235,12 @@ fn open(config: &Config) -> Result<(Arc<Server>, Startup), ServeError> {
         store,
         connections: AtomicU64::new(0),
         max_tables: config.max_tables,
+        ping_every: config.connections.idle / 3,
+        allowed_origins: config.allowed_origins.clone(),
+        creations: rate::CreationRate::new(config.creations_per_minute),
+        lifetimes: config.lifetimes,
+        allow_seeds: config.allow_seeds,
+        closed,
     });
     for row in rows {
         let id = row.id.clone();
@@ -185,7 +260,45 @@ fn open(config: &Config) -> Result<(Arc<Server>, Startup), ServeError> {
             }
         }
     }
-    Ok((server, startup))
+    for row in unreadable {
+        // The variant, when the setup reads that far.
+        let variant = row
+            .setup
+            .as_deref()
+            .and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok())
+            .and_then(|s| s["variant"].as_str().map(str::to_string))
+            .unwrap_or_else(|| "?".to_string());
+        startup
+            .unloadable
+            .push((row.id.clone(), row.problem.clone()));
+        if let Ok(mut tables) = server.tables.write() {
+            tables.insert(
+                row.id,
+                TableEntry::Unloadable {
+                    variant,
+                    problem: row.problem,
+                },
+            );
+        }
+    }
+    if startup.restored == 0 && !startup.unloadable.is_empty() {
+        startup.warnings.push(format!(
+            "{} holds {} but none could be restored: the server starts with no live table",
+            config.db.display(),
+            match startup.unloadable.len() {
+                1 => "1 table".to_string(),
+                n => format!("{n} tables"),
+            }
+        ));
+    }
+    Ok((server, startup, closing))
+}
+
+/// Take closed tables out of the live set (and the store) as they close.
+async fn remove_closed(server: Arc<Server>, mut closing: mpsc::UnboundedReceiver<String>) {
+    while let Some(id) = closing.recv().await {
+        server.remove(&id).await;
+    }
 }
 
 /// A table request (`POST /tables`).
@@ -233,8 +346,68 @@ impl Server {
             game,
             bots,
             self.store.clone(),
-        );
+        )
+        .closing(self.lifetimes, self.closed.clone());
         Ok((task, changed))
+    }
+
+    /// `DELETE /tables/<id>`: a seat's token closes the table, for good.
+    async fn delete(&self, id: &str, token: &str) -> Result<(), (axum::http::StatusCode, String)> {
+        use axum::http::StatusCode;
+        let commands = {
+            let tables = self.tables.read().map_err(|_| {
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the table list is unavailable".to_string(),
+                )
+            })?;
+            match tables.get(id) {
+                None => {
+                    return Err((StatusCode::NOT_FOUND, format!("there is no table `{id}`")));
+                }
+                Some(TableEntry::Unloadable { .. }) => None,
+                Some(TableEntry::Live {
+                    setup, commands, ..
+                }) => {
+                    let Some(seat) = TableTask::seat_of_token(setup, token) else {
+                        return Err((
+                            StatusCode::FORBIDDEN,
+                            format!(
+                                "closing table `{id}` takes one of its seats' tokens (`Authorization: Bearer <token>`)"
+                            ),
+                        ));
+                    };
+                    Some((
+                        commands.clone(),
+                        setup.seats[seat.index()].name().to_string(),
+                    ))
+                }
+            }
+        };
+        // An unloadable table has no seat to check: only its row's owner (the file) can.
+        let Some((commands, by)) = commands else {
+            return Err((
+                StatusCode::FORBIDDEN,
+                format!("table `{id}` could not be restored: remove it from the store file"),
+            ));
+        };
+        let _ = commands
+            .send(Command::Close {
+                reason: format!("{by} closed this table"),
+            })
+            .await;
+        self.remove(id).await;
+        Ok(())
+    }
+
+    /// A closed table out of the live set and the store.
+    async fn remove(&self, id: &str) {
+        if let Ok(mut tables) = self.tables.write() {
+            tables.remove(id);
+        }
+        if let Err(problem) = self.store.delete(id).await {
+            eprintln!("table {id}: closed, but its row stays in the store: {problem}");
+        }
     }
 
     fn start(&self, id: String, task: TableTask) {
@@ -312,6 +485,16 @@ impl Server {
                 }
             }
         }
+        // A chosen seed fixes the whole deal: whoever knows it can deal the game again and see
+        // every hidden card. Only a table where the creator plays alone against bots may have one.
+        if request.seed.is_some() && request.players.len() > 1 && !self.allow_seeds {
+            return Err(
+                "`seed` is for a table of one player and bots: a seed fixes the whole deal, so \
+                 whoever chose it could see the other players' cards (a server started with \
+                 `--allow-seeds` takes it, and tells every seat)"
+                    .into(),
+            );
+        }
         let mut house = Vec::new();
         for (name, value) in &request.house_rules {
             house.push((name.clone(), house_value(name, value)?));
@@ -380,6 +563,7 @@ impl Server {
                 .get(&variant.name)
                 .cloned()
                 .unwrap_or_default(),
+            seeded: request.seed.is_some(),
         };
         let id = hex(&rand::rng().random::<[u8; 8]>());
         let task = TableTask::new(
@@ -389,7 +573,8 @@ impl Server {
             game,
             bots,
             self.store.clone(),
-        );
+        )
+        .closing(self.lifetimes, self.closed.clone());
         let row = task
             .stored()
             .map_err(|e| format!("the table does not serialize: {e}"))?;

@@ -18,18 +18,40 @@ use tokio::time::Instant;
 pub const CONNECTION_QUEUE: usize = 4096;
 /// Commands a table may have waiting (a client sending faster waits).
 pub const TABLE_QUEUE: usize = 256;
+/// Events a table keeps for players who are away, at most: past it, the oldest are
+/// forgotten and a returning player has the sync state alone for them.
+const MAX_KEPT_EVENTS: usize = 4096;
+/// The WebSocket close code of a normal close (RFC 6455 §7.4.1).
+const CLOSE_NORMAL: u16 = 1000;
+/// The close code of a table going away (RFC 6455 §7.4.1).
+const CLOSE_AWAY: u16 = 1001;
 
 /// What a table sends a connection.
 #[derive(Debug)]
 pub enum Outgoing {
     /// A JSON message.
     Text(String),
-    /// Close the connection with this reason (the seat was opened elsewhere).
-    Close(String),
+    /// Close the connection with this close code and reason (the seat was opened elsewhere).
+    Close(u16, String),
+}
+
+/// When a table nobody plays at closes (and is removed, with its row).
+#[derive(Clone, Copy, Debug)]
+pub struct Lifetimes {
+    /// After its game is over (or stopped by a fault) and nobody is connected.
+    pub over: Duration,
+    /// While its game goes on, after no player has been connected for this long (since it was
+    /// made, or restored, if nobody ever came).
+    pub unattended: Duration,
 }
 
 /// What a connection or the clock asks of a table.
 pub enum Command {
+    /// Close the table for good (`DELETE /tables/<id>`): its players are told why.
+    Close {
+        /// Why, as the players read it.
+        reason: String,
+    },
     /// A player's connection opened (a reconnect replaces the old connection).
     Connect {
         /// The seat whose token it gave.
@@ -38,6 +60,8 @@ pub enum Command {
         conn: u64,
         /// Where to write to it.
         out: mpsc::Sender<Outgoing>,
+        /// Set when the connection fell so far behind that its queue is full: it closes.
+        kicked: tokio::sync::watch::Sender<bool>,
     },
     /// A connection closed.
     Disconnect {
@@ -72,6 +96,7 @@ pub struct Status {
 struct Connection {
     id: u64,
     out: mpsc::Sender<Outgoing>,
+    kicked: tokio::sync::watch::Sender<bool>,
 }
 
 /// A table's game and everyone at it.
@@ -91,6 +116,14 @@ pub struct TableTask {
     /// A script fault in a timer or a bot stops the table (the game is kept as it was).
     stopped: Option<String>,
     status: Arc<Mutex<Status>>,
+    /// Per seat: the events before this number have reached it (or it will get them as a
+    /// sync state). A player who connects gets the sync state, then every kept event past it:
+    /// the opening too, for the first connection to a new table.
+    delivered: Vec<usize>,
+    /// When a player was last connected (or the table made or restored).
+    attended: Instant,
+    /// When to close, and where to say it closed (`None`: it never closes itself).
+    closing: Option<(Lifetimes, mpsc::UnboundedSender<String>)>,
 }
 
 impl TableTask {
@@ -123,6 +156,9 @@ impl TableTask {
             bots_due: None,
             stopped: None,
             status,
+            delivered: Vec::new(),
+            attended: Instant::now(),
+            closing: None,
         };
         task.bots_due = task.has_bots().then(|| Instant::now() + task.think);
         // Events before now reach players as their view (`private_sync_state`) when they
@@ -132,10 +168,57 @@ impl TableTask {
                 book.observe(bot, &task.game);
             }
         }
+        // A restored table's players are sent its state when they connect, not events they
+        // may have had before the restart; a new table's players get its opening.
         let total = task.game.event_count();
-        task.game.forget_events_before(total);
+        let opening = task.game.events_since(0).len() == total;
+        task.delivered = (0..seats)
+            .map(|i| match task.setup.seats[i] {
+                SeatSetup::Player { .. } if opening => 0,
+                SeatSetup::Player { .. } => total,
+                // A bot's seat has no connection: what it has seen is the bot's own count.
+                SeatSetup::Bot { .. } => usize::MAX,
+            })
+            .collect();
+        task.forget_delivered();
         task.update_status();
         task
+    }
+
+    /// Forget the events every seat has had (bots have observed them all by now), keeping at
+    /// most `MAX_KEPT_EVENTS` for seats that are away.
+    fn forget_delivered(&mut self) {
+        let total = self.game.event_count();
+        let seen = self
+            .bots
+            .iter()
+            .flatten()
+            .map(Bot::seen)
+            .chain(self.delivered.iter().copied())
+            .min()
+            .unwrap_or(total);
+        let upto = seen.min(total).max(total.saturating_sub(MAX_KEPT_EVENTS));
+        self.game.forget_events_before(upto);
+    }
+
+    /// The table, closing itself by `lifetimes` and saying so on `closed` (its id).
+    pub fn closing(mut self, lifetimes: Lifetimes, closed: mpsc::UnboundedSender<String>) -> Self {
+        self.closing = Some((lifetimes, closed));
+        self
+    }
+
+    /// When the table closes itself if nothing changes: `None` while a player is connected.
+    fn closes_at(&self) -> Option<Instant> {
+        let (lifetimes, _) = self.closing.as_ref()?;
+        if self.connections.iter().any(Option::is_some) {
+            return None;
+        }
+        let wait = if self.game.is_over() || self.stopped.is_some() {
+            lifetimes.over
+        } else {
+            lifetimes.unattended
+        };
+        Some(self.attended + wait)
     }
 
     /// What the table was made with.
@@ -166,13 +249,35 @@ impl TableTask {
     pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         loop {
             let wake = self.next_wake();
+            let close = self.closes_at();
+            let was_attended = self.connections.iter().any(Option::is_some);
             tokio::select! {
                 command = commands.recv() => match command {
                     None => return,
+                    Some(Command::Close { reason }) => return self.close(&reason),
                     Some(command) => self.handle(command).await,
                 },
                 () = sleep_until(wake), if wake.is_some() => self.tick().await,
+                () = sleep_until(close), if close.is_some() => {
+                    if let Some((_, closed)) = &self.closing {
+                        let _ = closed.send(self.id.clone());
+                    }
+                    return;
+                }
             }
+            // A player was here until now (the last one may just have left).
+            if was_attended || self.connections.iter().any(Option::is_some) {
+                self.attended = Instant::now();
+            }
+        }
+    }
+
+    /// Tell whoever is connected why the table closes, and close their connections.
+    fn close(&mut self, reason: &str) {
+        for connection in self.connections.iter_mut().filter_map(Option::take) {
+            let _ = connection
+                .out
+                .try_send(Outgoing::Close(CLOSE_AWAY, reason.to_string()));
         }
     }
 
@@ -229,16 +334,27 @@ impl TableTask {
 
     async fn handle(&mut self, command: Command) {
         match command {
-            Command::Connect { seat, conn, out } => {
-                if let Some(old) =
-                    self.connections[seat.index()].replace(Connection { id: conn, out })
-                {
+            Command::Connect {
+                seat,
+                conn,
+                out,
+                kicked,
+            } => {
+                let connection = Connection {
+                    id: conn,
+                    out,
+                    kicked,
+                };
+                if let Some(old) = self.connections[seat.index()].replace(connection) {
                     let _ = old.out.try_send(Outgoing::Close(
+                        CLOSE_NORMAL,
                         "this seat was opened by another connection".into(),
                     ));
                 }
                 self.sync_clock().await;
                 self.send_sync(seat);
+                self.deliver_to(seat);
+                self.forget_delivered();
                 self.update_status();
             }
             Command::Disconnect { seat, conn } => {
@@ -250,6 +366,8 @@ impl TableTask {
                     self.update_status();
                 }
             }
+            // `run` takes it before `handle`.
+            Command::Close { reason } => self.close(&reason),
             Command::Message { seat, conn, text } => {
                 if self.connections[seat.index()]
                     .as_ref()
@@ -296,7 +414,11 @@ impl TableTask {
                     Err(fault) => {
                         let text = self.fault_text(&fault);
                         eprintln!("table {}: {text}", self.id);
-                        self.send_error(seat, &format!("script error: {text}"));
+                        let message = match text.starts_with("script error") {
+                            true => text,
+                            false => format!("script error: {text}"),
+                        };
+                        self.send_error(seat, &message);
                     }
                 }
             }
@@ -400,29 +522,27 @@ impl TableTask {
         self.update_status();
     }
 
-    /// Send every connected player their new events, then forget what all have had (bots have
-    /// observed everything by now; a player who is not connected gets a sync state instead).
+    /// Send every connected player the events they have not had, then forget what all have
+    /// had.
     fn deliver(&mut self) {
-        let total = self.game.event_count();
         for seat in 0..self.connections.len() {
-            let seat = Seat(seat as u8);
-            if self.connections[seat.index()].is_none() {
-                continue;
-            }
-            // The log holds only events not yet delivered: everything before was forgotten.
-            let from = total - self.game.events_since(0).len();
-            for event in self.game.rendered_events(seat, from) {
-                self.send(seat, event);
-            }
+            self.deliver_to(Seat(seat as u8));
         }
-        let seen = self
-            .bots
-            .iter()
-            .flatten()
-            .map(Bot::seen)
-            .min()
-            .unwrap_or(total);
-        self.game.forget_events_before(seen.min(total));
+        self.forget_delivered();
+    }
+
+    /// The kept events `seat` has not had, if it is connected.
+    fn deliver_to(&mut self, seat: Seat) {
+        if self.connections[seat.index()].is_none() {
+            return;
+        }
+        let total = self.game.event_count();
+        let kept_from = total - self.game.events_since(0).len();
+        let from = self.delivered[seat.index()].max(kept_from);
+        for event in self.game.rendered_events(seat, from) {
+            self.send(seat, event);
+        }
+        self.delivered[seat.index()] = total;
     }
 
     fn send_sync(&mut self, seat: Seat) {
@@ -433,6 +553,8 @@ impl TableTask {
             "variant": self.setup.variant,
             "view": view,
             "stopped": self.stopped,
+            // The creator chose the deal's seed: whoever knows it can see every hidden card.
+            "seeded": self.setup.seeded,
         });
         self.send(seat, message);
     }
@@ -450,7 +572,8 @@ impl TableTask {
             .try_send(Outgoing::Text(message.to_string()))
             .is_err()
         {
-            // Too slow or gone: drop it; a reconnect gets the whole view.
+            // Too slow or gone: it is closed with the reason (a reconnect gets the whole view).
+            let _ = connection.kicked.send(true);
             self.connections[seat.index()] = None;
             self.update_status();
         }

@@ -38,11 +38,18 @@ impl TestServer {
 
     /// Start it on a rules folder of the test's own.
     pub fn start_with(db: &Path, rules: &Path) -> TestServer {
+        // The tests replay known deals of two players.
+        TestServer::start_args(db, rules, &["--allow-seeds"])
+    }
+
+    /// Start it with more options (`--max-connections-per-address 4`, …).
+    pub fn start_args(db: &Path, rules: &Path, options: &[&str]) -> TestServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_deckspec"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
             .arg("--rules")
             .arg(rules)
+            .args(options)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
