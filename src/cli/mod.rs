@@ -3,6 +3,7 @@
 
 #[macro_use]
 mod out;
+mod backup; // issue 41: `deckspec backup`
 mod check;
 mod coverage;
 mod info;
@@ -69,6 +70,9 @@ pub enum Command {
     /// Host tables over HTTP and WebSocket: people in a browser (at `/`) and programs play any
     /// variant, with bots; every table is kept in a SQLite file and survives a restart.
     Serve(serve::ServeArgs),
+    /// Copy a server's store (its SQLite file) to a new file, consistently, while the server
+    /// runs; an existing file is never overwritten.
+    Backup(backup::BackupArgs),
 }
 
 /// The arguments of `deckspec test`.
@@ -109,6 +113,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Info(args) => info::info(&args),
         Command::Play(args) => play::play(args),
         Command::Serve(args) => serve::serve(args),
+        Command::Backup(args) => backup::backup(&args),
         Command::Mutate(args) => mutate::mutate(args),
         Command::Coverage(args) => coverage::coverage(args),
         Command::Simulate(args) => simulate::simulate(args),
