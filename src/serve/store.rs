@@ -714,7 +714,22 @@ pub fn backup(db: &Path, to: &Path) -> Result<usize, StoreError> {
         }
         if let Err(e) = connection.execute("VACUUM INTO ?1", [partial_text]) {
             let _ = std::fs::remove_file(&partial);
-            return Err(sqlite(e));
+            // The copy's file could not be made or written (its folder, the disk): told by its
+            // name; anything else is about the store read.
+            let writing = matches!(
+                e.sqlite_error_code(),
+                Some(
+                    rusqlite::ErrorCode::CannotOpen
+                        | rusqlite::ErrorCode::DiskFull
+                        | rusqlite::ErrorCode::PermissionDenied
+                        | rusqlite::ErrorCode::ReadOnly
+                )
+            );
+            return Err(if writing {
+                sqlite_error(&target)(e)
+            } else {
+                sqlite(e)
+            });
         }
     }
     let placed = File::open(&partial)
