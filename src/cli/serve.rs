@@ -55,6 +55,10 @@ pub struct ServeArgs {
     /// table of one player and bots may have one.
     #[arg(long)]
     pub allow_seeds: bool,
+    /// Messages waiting to be written to one connection at most: a client that falls further
+    /// behind is closed with the reason (it reconnects for the whole view).
+    #[arg(long, default_value_t = 4096, value_name = "N")]
+    pub connection_queue: usize,
 }
 
 pub fn serve(args: ServeArgs) -> i32 {
@@ -88,6 +92,7 @@ pub fn serve(args: ServeArgs) -> i32 {
             unattended: minutes(args.unattended_table_minutes),
         },
         allow_seeds: args.allow_seeds,
+        connection_queue: args.connection_queue,
     };
     let db = args.db.display().to_string();
     let result = crate::serve::run(config, move |addr, startup: &Startup| {

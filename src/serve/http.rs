@@ -1,7 +1,7 @@
 //! The server's HTTP routes (tables, variants, the browser table) and each player's WebSocket
 //! connection, which carries messages between the client and its table's task.
 
-use super::table::{CONNECTION_QUEUE, Command, Outgoing, TableTask};
+use super::table::{Command, Outgoing, TableTask};
 use super::{NewTable, Server, TableEntry, protocol};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{ConnectInfo, Path, Query, State};
@@ -391,7 +391,7 @@ async fn connection(server: Arc<Server>, id: String, token: String, socket: WebS
         }
     };
     let conn = server.connections.fetch_add(1, Ordering::Relaxed);
-    let (out, mut outgoing) = mpsc::channel(CONNECTION_QUEUE);
+    let (out, mut outgoing) = mpsc::channel(server.connection_queue);
     let replies = out.clone();
     let (kick, kicked) = tokio::sync::watch::channel(false);
     let connect = Command::Connect {

@@ -53,6 +53,9 @@ pub struct Config {
     pub lifetimes: table::Lifetimes,
     /// Whether a table of several players may be given a seed (each is told it was).
     pub allow_seeds: bool,
+    /// Messages waiting to be written to one connection at most: a client that falls further
+    /// behind is closed (it reconnects for the whole view).
+    pub connection_queue: usize,
 }
 
 /// Why the server did not start.
@@ -121,6 +124,7 @@ struct Server {
     creations: rate::CreationRate,
     lifetimes: table::Lifetimes,
     allow_seeds: bool,
+    connection_queue: usize,
     /// Where a table that closes itself (over, or nobody came) says so.
     closed: mpsc::UnboundedSender<String>,
 }
@@ -240,6 +244,7 @@ fn open(config: &Config) -> Result<Opened, ServeError> {
         creations: rate::CreationRate::new(config.creations_per_minute),
         lifetimes: config.lifetimes,
         allow_seeds: config.allow_seeds,
+        connection_queue: config.connection_queue.max(1),
         closed,
     });
     for row in rows {

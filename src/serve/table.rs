@@ -13,9 +13,6 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-/// Messages a connection may have waiting to be written; a client slower than that is dropped
-/// (it reconnects and gets `private_sync_state`).
-pub const CONNECTION_QUEUE: usize = 4096;
 /// Commands a table may have waiting (a client sending faster waits).
 pub const TABLE_QUEUE: usize = 256;
 /// Events a table keeps for players who are away, at most: past it, the oldest are

@@ -223,6 +223,31 @@ impl Client {
         }
     }
 
+    /// Read for `time`, answering pings (as a browser does) and keeping no message.
+    pub fn answer_pings_for(&mut self, time: Duration) {
+        let MaybeTlsStream::Plain(stream) = self.socket.get_ref() else {
+            unreachable!("the tests connect without TLS")
+        };
+        stream
+            .set_read_timeout(Some(Duration::from_millis(100)))
+            .unwrap();
+        let start = Instant::now();
+        while start.elapsed() < time {
+            match self.socket.read() {
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) => {}
+                Err(e) => panic!("WebSocket: {e}"),
+            }
+        }
+        if let MaybeTlsStream::Plain(stream) = self.socket.get_ref() {
+            stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        }
+    }
+
     /// Messages until one of this type (returned; the ones before are in `skipped`).
     pub fn recv_type(&mut self, kind: &str, skipped: &mut Vec<Json>) -> Json {
         let start = Instant::now();
