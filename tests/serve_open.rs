@@ -455,3 +455,59 @@ fn errors_are_json_and_the_page_says_who_may_frame_it() {
     let (status, answer) = server.get("/tables?limit=x");
     assert_eq!(status, 400, "{answer}");
 }
+
+#[test]
+fn names_that_look_alike_and_messages_past_the_limit_are_refused_clearly() {
+    let (_dir, db) = temp_db();
+    let server = TestServer::start(&db);
+    // `ann` and `аnn` (a Cyrillic `а`), or `Ann`: one could pass for the other in the events.
+    for other in ["\u{430}nn", "Ann"] {
+        let request = json!({"variant": "cambia", "players": ["ann", other]});
+        let (status, answer) = server.post_raw(&request.to_string());
+        assert_eq!(status, 400, "{other}");
+        assert_eq!(
+            answer["error"],
+            format!("`{other}` looks like `ann`: give the players names that look different")
+        );
+    }
+    // A message over the 64 KiB a connection reads: an error, then a close frame (1009).
+    let (table, seats) = server.table(one_player());
+    let url = format!(
+        "ws://{}/tables/{table}/ws?token={}",
+        server.addr,
+        seats["ann"].as_str().unwrap()
+    );
+    let (mut socket, _) = server::tungstenite::connect(url).expect("the WebSocket opens");
+    let big = format!(
+        "{{\"type\": \"sync\", \"pad\": \"{}\"}}",
+        "x".repeat(70_000)
+    );
+    socket
+        .send(server::tungstenite::Message::Text(big.into()))
+        .unwrap();
+    let (mut error, mut close) = (None, None);
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        match socket.read() {
+            Ok(server::tungstenite::Message::Text(text)) => {
+                let message: Json = serde_json::from_str(&text).unwrap();
+                if message["type"] == "error" {
+                    error = message["message"].as_str().map(str::to_string);
+                }
+            }
+            Ok(server::tungstenite::Message::Close(frame)) => {
+                close = frame.map(|f| u16::from(f.code));
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("no close frame: {e}"),
+        }
+    }
+    assert!(
+        error
+            .as_deref()
+            .is_some_and(|e| e.contains("message too long")),
+        "{error:?}"
+    );
+    assert_eq!(close, Some(1009));
+}

@@ -473,6 +473,15 @@ impl Server {
             if request.players[..i].contains(name) {
                 return Err(format!("two players are named `{name}`"));
             }
+            // Names that look alike would let one player pass for another in the events.
+            if let Some(other) = request.players[..i]
+                .iter()
+                .find(|other| looks_like(other, name))
+            {
+                return Err(format!(
+                    "`{name}` looks like `{other}`: give the players names that look different"
+                ));
+            }
         }
         if !request.bots.is_empty() {
             let book = variant
@@ -521,7 +530,7 @@ impl Server {
             let name = loop {
                 n += 1;
                 let name = format!("bot{n}");
-                if !request.players.contains(&name) {
+                if !request.players.iter().any(|p| looks_like(p, &name)) {
                     break name;
                 }
             };
@@ -590,6 +599,14 @@ impl Server {
         self.start(id.clone(), task);
         Ok((id, tokens))
     }
+}
+
+/// Whether two names look the same to a reader: the same confusable skeleton (Unicode's
+/// UTS #39), case aside.
+fn looks_like(a: &str, b: &str) -> bool {
+    let skeleton =
+        |name: &str| -> String { unicode_security::skeleton(&name.to_lowercase()).collect() };
+    skeleton(a) == skeleton(b)
 }
 
 fn check_name(name: &str) -> Result<(), String> {
