@@ -349,8 +349,11 @@ fn a_new_tables_players_learn_its_opening_from_messages() {
     for name in ["ann", "bob"] {
         let mut client = server.connect(&table, seats[name].as_str().unwrap());
         let mut before = Vec::new();
-        client.recv_type("private_sync_state", &mut before);
+        let sync = client.recv_type("private_sync_state", &mut before);
         assert!(before.is_empty(), "the sync state comes first");
+        // Who plays, and the house rules in force, which no event says.
+        assert_eq!((&sync["you"], &sync["players"]), (&json!(name), &json!(["ann", "bob"])));
+        assert!(sync["house_rules"]["turn_timer_seconds"].is_number(), "{sync}");
         let mut opening = Vec::new();
         let cards = client.recv_type("private_initial_cards", &mut opening);
         assert_eq!(cards["cards"][0]["user"]["id"], name, "{cards}");

@@ -544,10 +544,22 @@ impl TableTask {
 
     fn send_sync(&mut self, seat: Seat) {
         let view = self.game.view(seat).to_json();
+        // Who sits where and the house rules in force: no event says them.
+        let house_rules: serde_json::Map<String, serde_json::Value> = self
+            .game
+            .table
+            .house_rules
+            .iter()
+            .zip(self.game.state.house.iter())
+            .map(|((name, _), value)| (name.clone(), super::value_json(value)))
+            .collect();
         let message = json!({
             "type": "private_sync_state",
             "table": self.id,
             "variant": self.setup.variant,
+            "you": self.game.state.players[seat.index()],
+            "players": self.game.state.players,
+            "house_rules": house_rules,
             "view": view,
             "stopped": self.stopped,
             // The creator chose the deal's seed: whoever knows it can see every hidden card.
