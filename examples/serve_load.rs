@@ -193,6 +193,12 @@ fn start_server(binary: &PathBuf, db: &std::path::Path) -> (Child, String) {
             "127.0.0.1:0",
             "--max-tables",
             "100000",
+            // Every client is on this machine: one address, so the per-address caps are
+            // raised to the run's size (the other limits stay as a server runs them).
+            "--max-connections-per-address",
+            "100000",
+            "--creations-per-minute",
+            "100000",
             "--db",
         ])
         .arg(db)
