@@ -394,17 +394,10 @@ async fn play_seat(
             }
             return true;
         }
-        let mine_now = |phase: &str| {
-            kind == "private_sync_state"
-                && m["view"]["current"]["id"] == me.as_str()
-                && m["view"]["phase"] == phase
-        };
+        // A client acts on events alone: the first connection gets the table's opening after
+        // the sync state (its own `game_player_turn` among it), so acting on the sync state too
+        // would act twice.
         let action = match (kind, who == Some(me.as_str())) {
-            _ if mine_now("awaiting_draw") => Some(json!({"type": "action_draw_stockpile"})),
-            _ if mine_now("awaiting_discard") => Some(json!({"type": "action_discard"})),
-            _ if mine_now("awaiting_special") => {
-                Some(json!({"type": "action_special", "special": "skip"}))
-            }
             ("game_player_turn", true) => {
                 turns += 1;
                 if turns > 8 && !cambia_called {

@@ -5,7 +5,7 @@
 //! discards a journal or restores nothing warns, and a damaged row or page never stops or
 //! panics the server.
 
-use deckspec::serve::store::{Store, StoreError, StoredTable};
+use deckspec::serve::store::{Opened, Store, StoreError, StoredTable};
 use serde_json::{Value as Json, json};
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read};
@@ -216,6 +216,22 @@ fn block_on<F: std::future::Future>(future: F) -> F::Output {
 }
 
 /// A row of the given setup text (its game and bots do not matter to the store).
+/// A store opened on `db` holding `n` rows of 3,000 bytes each (`t0`, `t1`, …).
+fn store_with_rows(db: &Path, n: usize) -> Opened {
+    let opened = Store::open(db).unwrap();
+    let long = "x".repeat(3000);
+    block_on(async {
+        for i in 0..n {
+            opened
+                .store
+                .insert(row(&format!("t{i}"), &long))
+                .await
+                .unwrap();
+        }
+    });
+    opened
+}
+
 fn row(id: &str, setup: &str) -> StoredTable {
     StoredTable {
         id: id.into(),
@@ -337,17 +353,7 @@ fn a_clean_stop_leaves_the_db_file_alone_holding_every_table() {
 fn the_writer_checkpoints_the_wal_when_idle() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("tables.db");
-    let opened = Store::open(&db).unwrap();
-    let long = "x".repeat(3000);
-    block_on(async {
-        for i in 0..40 {
-            opened
-                .store
-                .insert(row(&format!("t{i}"), &long))
-                .await
-                .unwrap();
-        }
-    });
+    let opened = store_with_rows(&db, 40);
     let wal = file_with_suffix(&db, "-wal");
     let start = Instant::now();
     while std::fs::metadata(&wal).map_or(0, |m| m.len()) > 0 {
@@ -534,17 +540,7 @@ fn a_row_that_is_not_text_is_unloadable_and_the_others_play() {
 fn a_damaged_page_is_a_clear_error_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("tables.db");
-    let opened = Store::open(&db).unwrap();
-    let long = "x".repeat(3000);
-    block_on(async {
-        for i in 0..30 {
-            opened
-                .store
-                .insert(row(&format!("t{i}"), &long))
-                .await
-                .unwrap();
-        }
-    });
+    let opened = store_with_rows(&db, 30);
     opened.store.close().unwrap();
     // Every page but the first two (the header and schema, the table's root) overwritten.
     let mut bytes = std::fs::read(&db).unwrap();
