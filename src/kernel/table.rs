@@ -306,6 +306,9 @@ pub struct Table {
     pub draw_pile: Option<PileId>,
     /// The pile marked `role: discard`, if any.
     pub discard_pile: Option<PileId>,
+    /// The pile marked `role: held`, if any: where a player's drawn card waits to be placed. A
+    /// client message that names a card its action does not take is checked against it.
+    pub held_pile: Option<PileId>,
     /// The phases, indexed by [`PhaseId`]; a game starts in phase 0.
     pub phases: Vec<PhaseDecl>,
     /// Game variables: name and starting value. `GameState::game_vars` is indexed the same way.
@@ -367,6 +370,7 @@ impl Default for Table {
             piles: Vec::new(),
             draw_pile: None,
             discard_pile: None,
+            held_pile: None,
             phases: Vec::new(),
             game_vars: Vec::new(),
             player_vars: Vec::new(),

@@ -488,12 +488,13 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
             None => {}
             Some("draw") => table.draw_pile = Some(id),
             Some("discard") => table.discard_pile = Some(id),
+            Some("held") => table.held_pile = Some(id),
             Some(other) => {
                 return Err(problem(
                     src,
                     &["piles", name, "role"],
                     Some(other),
-                    format!("pile role `{other}` is unknown: use `draw` or `discard`"),
+                    format!("pile role `{other}` is unknown: use `draw`, `discard` or `held`"),
                 ));
             }
         }

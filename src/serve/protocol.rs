@@ -100,11 +100,45 @@ pub fn parse_request(game: &Game, seat: Seat, text: &str) -> Result<Request, Str
             }
         }
     }
+    for extra in next_card {
+        check_extra_card(game, seat, extra)?;
+    }
     Ok(Request::Action(Action {
         seat,
         name: decl.name.clone(),
         args,
     }))
+}
+
+/// A card the message names beyond what its action takes (the "Socket command actions" document
+/// sends the drawn card's id with `action_discard`): when the sender holds a drawn card (the
+/// variant's `role: held` pile, a card the sender knows), a card given by id must be that card.
+/// A client that names another is out of date, and learns it rather than having the card
+/// ignored.
+fn check_extra_card(game: &Game, seat: Seat, card: &Json) -> Result<(), String> {
+    let Some(id) = card.get("id").and_then(Json::as_str) else {
+        return Ok(());
+    };
+    let Some(held) = game.table.held_pile else {
+        return Ok(());
+    };
+    let state = &game.state;
+    let Some(&drawn) = state.pile(held).last() else {
+        return Ok(());
+    };
+    if !state.knows(seat, drawn) {
+        // Another player's drawn card: the rules refuse the action.
+        return Ok(());
+    }
+    let named = game
+        .card_from_id(id)
+        .ok_or_else(|| format!("no card has the id `{id}` now"))?;
+    if named != drawn {
+        return Err(format!(
+            "card `{id}` is not the card you drew: your view is out of date (send `sync`)"
+        ));
+    }
+    Ok(())
 }
 
 fn type_list(table: &Table) -> String {
