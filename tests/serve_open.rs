@@ -352,8 +352,14 @@ fn a_new_tables_players_learn_its_opening_from_messages() {
         let sync = client.recv_type("private_sync_state", &mut before);
         assert!(before.is_empty(), "the sync state comes first");
         // Who plays, and the house rules in force, which no event says.
-        assert_eq!((&sync["you"], &sync["players"]), (&json!(name), &json!(["ann", "bob"])));
-        assert!(sync["house_rules"]["turn_timer_seconds"].is_number(), "{sync}");
+        assert_eq!(
+            (&sync["you"], &sync["players"]),
+            (&json!(name), &json!(["ann", "bob"]))
+        );
+        assert!(
+            sync["house_rules"]["turn_timer_seconds"].is_number(),
+            "{sync}"
+        );
         let mut opening = Vec::new();
         let cards = client.recv_type("private_initial_cards", &mut opening);
         assert_eq!(cards["cards"][0]["user"]["id"], name, "{cards}");
@@ -457,6 +463,15 @@ fn errors_are_json_and_the_page_says_who_may_frame_it() {
     assert_ne!(first[0]["table"], second[0]["table"]);
     let (status, answer) = server.get("/tables?limit=x");
     assert_eq!(status, 400, "{answer}");
+    // A variant's declared hand layout reaches clients (the page draws hands so).
+    let (_, variants) = server.get("/variants");
+    let cambia = variants
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == "cambia")
+        .unwrap();
+    assert_eq!(cambia["hand_layout"], json!({"rows": 2, "columns": 2}));
 }
 
 #[test]

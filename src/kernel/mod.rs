@@ -21,8 +21,8 @@ pub use event::{Audience, CardRef, EventRecord, Key, Payload, idx_key, user_key}
 pub use game::{Action, Arg, Game, NewGameError, RuleError, Rules, SavedGame, SourcePos};
 pub use state::{GameState, Loc, Outcome, StateError, Timer};
 pub use table::{
-    ActionDecl, Actor, ArgDomain, DeckDecl, FormDecl, Guard, HouseRuleProblem, HouseRuleRange,
-    HouseRuleType, PhaseDecl, PhaseId, PileDecl, PileId, PlayerRange, Table,
+    ActionDecl, Actor, ArgDomain, DeckDecl, FormDecl, Guard, HandLayout, HouseRuleProblem,
+    HouseRuleRange, HouseRuleType, PhaseDecl, PhaseId, PileDecl, PileId, PlayerRange, Table,
 };
 pub use value::{Seat, Value};
 pub use view::{CardView, FaceView, OutcomeView, PileView, PlayerRef, PlayerView, TimerView, View};

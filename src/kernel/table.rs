@@ -230,6 +230,16 @@ impl HouseRuleType {
     }
 }
 
+/// How a hand lies on the table, for a client to draw it (`hand_layout:` in `variant.yaml`):
+/// rows of `columns` cards, `rows` of them for a full deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandLayout {
+    /// Rows of the dealt hand.
+    pub rows: u16,
+    /// Cards a row.
+    pub columns: u16,
+}
+
 /// How many players a variant is for (inclusive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayerRange {
@@ -334,6 +344,8 @@ pub struct Table {
     pub actions: Vec<ActionDecl>,
     /// The most slots a hand may have (at most `limits::MAX_HAND_SLOTS`).
     pub max_hand_slots: usize,
+    /// How a hand lies on the table, if the variant says (clients draw it so).
+    pub hand_layout: Option<HandLayout>,
     /// Name lookups; rebuild them with [`Table::reindex`] after changing the declarations.
     pub index: TableIndex,
 }
@@ -383,6 +395,7 @@ impl Default for Table {
             players: PlayerRange::default(),
             actions: Vec::new(),
             max_hand_slots: super::limits::DEFAULT_MAX_HAND_SLOTS,
+            hand_layout: None,
             index: TableIndex::default(),
         }
     }

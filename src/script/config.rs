@@ -40,6 +40,9 @@ pub struct VariantFile {
     /// The most slots a hand may have (default 64, at most 1024).
     #[serde(default)]
     pub max_hand_slots: Option<usize>,
+    /// How a hand lies on the table: `{ rows: 2, columns: 2 }` (for clients to draw it).
+    #[serde(default)]
+    pub hand_layout: Option<HandLayoutFile>,
     /// Points by rank (`A`, `2`..`10`, `J`, `Q`, `K`, `JK`) or by face (`KH`), the face winning.
     pub points: BTreeMap<String, i64>,
     /// The piles by name.
@@ -60,6 +63,19 @@ pub struct VariantFile {
     /// The actions players may take, by name; each has an `on_<name>` hook in the script.
     pub actions: BTreeMap<String, ActionFile>,
 }
+
+/// `hand_layout:` in `variant.yaml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandLayoutFile {
+    /// Rows of the dealt hand.
+    pub rows: u64,
+    /// Cards a row.
+    pub columns: u64,
+}
+
+/// The most rows or columns a hand layout may have.
+const MAX_LAYOUT: u64 = 32;
 
 /// `players:` in `variant.yaml`.
 #[derive(Debug, Deserialize)]
@@ -434,6 +450,22 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
         jokers: file.deck.jokers,
         jokers_rule,
     };
+    if let Some(layout) = &file.hand_layout {
+        for (what, n) in [("rows", layout.rows), ("columns", layout.columns)] {
+            if n == 0 || n > MAX_LAYOUT {
+                return Err(problem(
+                    src,
+                    &["hand_layout", what],
+                    Some(&n.to_string()),
+                    format!("hand_layout {what} is from 1 to {MAX_LAYOUT}, not {n}"),
+                ));
+            }
+        }
+        table.hand_layout = Some(crate::kernel::HandLayout {
+            rows: u16::try_from(layout.rows).unwrap_or(u16::MAX),
+            columns: u16::try_from(layout.columns).unwrap_or(u16::MAX),
+        });
+    }
     if let Some(slots) = file.max_hand_slots {
         if !(1..=MAX_HAND_SLOTS).contains(&slots) {
             return Err(problem(

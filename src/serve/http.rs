@@ -135,6 +135,7 @@ async fn variants(State(server): State<Arc<Server>>) -> Response {
                 "name": v.name,
                 "description": v.description,
                 "players": { "min": table.players.min, "max": table.players.max },
+                "hand_layout": table.hand_layout.map(|l| json!({"rows": l.rows, "columns": l.columns})),
                 "actions": actions,
                 "house_rules": house_rules,
                 "bots": v.bots.as_ref().map(|b| b.levels().collect::<Vec<_>>()).unwrap_or_default(),
