@@ -733,3 +733,42 @@ fn the_readme_lists_every_variants_messages_as_generated() {
         "the README's message list is stale: UPDATE_EXPECT=1 cargo test --test serve"
     );
 }
+
+#[test]
+fn a_script_fault_reaches_its_sender_as_one_script_error() {
+    let (dir, db) = temp_db();
+    // Cambia, its stockpile draw broken: it sends an event the variant does not declare.
+    let rules = dir.path().join("rules");
+    copy_dir(std::path::Path::new("rules/cambia"), &rules.join("cambia"));
+    let script = rules.join("cambia/cambia.rhai");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let broken = text.replacen(
+        "fn on_draw_stockpile(game, p, args) {",
+        "fn on_draw_stockpile(game, p, args) {\n    game.broadcast(\"no_such_event\", #{});",
+        1,
+    );
+    assert_ne!(broken, text, "the hook is there to break");
+    std::fs::write(&script, broken).unwrap();
+    let server = TestServer::start_with(&db, &rules);
+    let (table, seats) = server.table(json!({
+        "variant": "cambia", "players": ["ann", "bob"], "seed": 4,
+    }));
+    let mut clients: Vec<(String, Client)> = ["ann", "bob"]
+        .iter()
+        .map(|name| {
+            let client = server.connect(&table, seats[*name].as_str().unwrap());
+            (name.to_string(), client)
+        })
+        .collect();
+    // Whoever the opening says is on turn draws.
+    let mut skipped = Vec::new();
+    let turn = clients[0].1.recv_type("game_player_turn", &mut skipped);
+    let on_turn = turn["user"]["id"].as_str().unwrap().to_string();
+    let client = &mut clients.iter_mut().find(|(n, _)| *n == on_turn).unwrap().1;
+    client.send(&json!({"type": "action_draw_stockpile"}));
+    let error = client.recv_type("error", &mut skipped);
+    let message = error["message"].as_str().unwrap();
+    assert!(message.starts_with("script error: "), "{message}");
+    assert!(!message.contains("script error: script error"), "{message}");
+    assert!(message.contains("no_such_event"), "{message}");
+}
