@@ -275,3 +275,92 @@ fn the_command_prints_counts_json_and_enforces_the_minimum_score() {
         "error: --min-score is a percentage from 0 to 100, not 101\n"
     );
 }
+
+/// Put a comment line at the top of the variant's script: every mutant moves down a line.
+fn add_a_line_on_top(rules: &Path) {
+    let script = rules.join("cambia/cambia.rhai");
+    let text = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, format!("// a line added on top\n{text}")).unwrap();
+}
+
+#[test]
+fn equivalents_keyed_by_content_stay_put_and_old_positions_are_found_where_they_moved() {
+    let (_dir, rules, specs) = small_suite();
+    let weak = run(&rules, &specs);
+    let survivor = survivors(&weak)[0].clone();
+    let text = format!(
+        "{} -> {}",
+        survivor.mutation.original, survivor.mutation.replacement
+    );
+    let listed = format!(
+        "# equivalent mutants of cambia.rhai\n- at: cambia.rhai:{}:{}\n  mutant: {text:?}\n  why: a test entry\n",
+        survivor.mutation.line, survivor.mutation.column
+    );
+    let file = rules.join("cambia/equivalent-mutants.yaml");
+    std::fs::write(&file, listed).unwrap();
+    // The old key, a line off: still this mutant, reported as moved.
+    add_a_line_on_top(&rules);
+    let moved = run(&rules, &specs);
+    assert_eq!((moved.equivalent, moved.survived), (1, weak.survived - 1));
+    assert_eq!(
+        moved.moved_equivalents,
+        vec![format!(
+            "cambia.rhai:{}:{} -> cambia.rhai:{}:{} {text}",
+            survivor.mutation.line,
+            survivor.mutation.column,
+            survivor.mutation.line + 1,
+            survivor.mutation.column
+        )]
+    );
+    assert!(moved.stale_equivalents.is_empty());
+    // Keyed by content, the entry no longer names a position, and lines added elsewhere never
+    // move it.
+    let (keyed, stale) = deckspec::mutate::fix_equivalents(&rules, "cambia").unwrap();
+    assert_eq!((keyed, stale.len()), (1, 0));
+    let rewritten = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        rewritten.starts_with("# equivalent mutants of cambia.rhai\n")
+            && rewritten.contains(&format!(
+                "hook: {}",
+                survivor.mutation.hook.as_deref().unwrap_or("(top level)")
+            ))
+            && !rewritten.contains("at:"),
+        "{rewritten}"
+    );
+    add_a_line_on_top(&rules);
+    let again = run(&rules, &specs);
+    assert_eq!((again.equivalent, again.survived), (1, weak.survived - 1));
+    assert!(again.moved_equivalents.is_empty() && again.stale_equivalents.is_empty());
+}
+
+#[test]
+fn a_line_added_on_top_of_every_rule_script_changes_no_variants_mutation_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let moved = dir.path().join("rules");
+    let variants = deckspec::script::variant_names(Path::new("rules"));
+    for variant in &variants {
+        copy_dir(&Path::new("rules").join(variant), &moved.join(variant));
+        for entry in std::fs::read_dir(moved.join(variant)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rhai") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                std::fs::write(&path, format!("// a line added on top\n{text}")).unwrap();
+            }
+        }
+    }
+    let specs = [PathBuf::from("spec-tests")];
+    for variant in &variants {
+        let counts = |rules: &Path| {
+            let r = mutate_variant(rules, variant, &specs, 2, &|_, _| {}).unwrap();
+            let listed = (r.stale_equivalents.len(), r.moved_equivalents.len());
+            (r.generated, r.killed, r.survived, r.equivalent, listed)
+        };
+        let before = counts(Path::new("rules"));
+        assert_eq!(counts(&moved), before, "{variant}");
+        assert_eq!(
+            before.4,
+            (0, 0),
+            "{variant}: every entry matches where it is"
+        );
+    }
+}

@@ -29,6 +29,10 @@ pub struct MutateArgs {
     /// Exit 1 when a variant's score (killed / (killed + survived), in percent) is below this.
     #[arg(long, value_name = "PERCENT")]
     pub min_score: Option<f64>,
+    /// Rewrite each variant's equivalent-mutants.yaml with every entry keyed by content (file,
+    /// hook, mutated text, occurrence) instead of a position; runs no mutant.
+    #[arg(long)]
+    pub fix_equivalents: bool,
 }
 
 pub fn mutate(args: MutateArgs) -> i32 {
@@ -54,6 +58,24 @@ pub fn mutate(args: MutateArgs) -> i32 {
     if variants.is_empty() {
         errln!("error: {} holds no variant", args.rules.display());
         return EXIT_BROKEN;
+    }
+    if args.fix_equivalents {
+        let mut code = EXIT_OK;
+        for variant in &variants {
+            match crate::mutate::fix_equivalents(&args.rules, variant) {
+                Ok((keyed, stale)) => {
+                    outln!("{variant}: {keyed} equivalent mutants keyed by content");
+                    for entry in stale {
+                        outln!("  listed as equivalent but no such mutant now: {entry}");
+                    }
+                }
+                Err(e) => {
+                    errln!("error: {e}");
+                    code = EXIT_BROKEN;
+                }
+            }
+        }
+        return code;
     }
     let mut reports = Vec::new();
     for variant in &variants {
@@ -147,6 +169,11 @@ fn print_report(report: &VariantReport, diff: bool) {
     }
     for stale in &report.stale_equivalents {
         outln!("  listed as equivalent but no such mutant now: {stale}");
+    }
+    for moved in &report.moved_equivalents {
+        outln!(
+            "  listed as equivalent at a position it moved from: {moved} (deckspec mutate --fix-equivalents keys it by content)"
+        );
     }
 }
 

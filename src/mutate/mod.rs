@@ -2,7 +2,7 @@
 //! versions, `script::mutants`) each run against the variant's scenarios in-process; a mutant
 //! that some scenario notices is killed, one that every scenario passes on survived. Listed
 //! equivalent mutants (`rules/<variant>/equivalent-mutants.yaml`: they behave exactly like the
-//! script) are not counted as survivors.
+//! script; keyed by content, `equivalents.rs`) are not counted as survivors.
 
 use crate::scenarios::ScriptProvider;
 use crate::script::Variant;
@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The file listing a variant's equivalent mutants.
-pub const EQUIVALENTS_FILE: &str = "equivalent-mutants.yaml";
+mod equivalents;
+
+pub use equivalents::EQUIVALENTS_FILE;
 
 /// What happened to one mutant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -95,6 +96,9 @@ pub struct VariantReport {
     pub mutants: Vec<MutantResult>,
     /// Entries of the equivalents file that match no mutant (stale).
     pub stale_equivalents: Vec<String>,
+    /// Entries still keyed by a position their mutant moved from (`old -> new`): matched, and
+    /// `deckspec mutate --fix-equivalents` rewrites them keyed by content.
+    pub moved_equivalents: Vec<String>,
 }
 
 /// Why a run could not be made.
@@ -122,18 +126,6 @@ pub enum MutateError {
         /// What is wrong.
         message: String,
     },
-}
-
-/// An equivalent mutant as the file lists it.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Equivalent {
-    /// `file:line:column` (the file as under the variant's folder).
-    at: String,
-    /// `original -> replacement`.
-    mutant: String,
-    /// Why it behaves like the script.
-    why: String,
 }
 
 /// A provider that gives the mutant for its variant and the real variants for the rest.
@@ -261,17 +253,9 @@ pub fn mutate_variant(
             });
         }
     }
-    let names = name_groups(&base);
-    let mut planned: Vec<(PathBuf, String, Mutation)> = Vec::new();
-    for (path, source) in base.rule_scripts() {
-        if !path.starts_with(&base.dir) {
-            continue; // a base variant's script: mutated with that variant
-        }
-        for m in mutations(&source, &names) {
-            planned.push((path.clone(), source.clone(), m));
-        }
-    }
-    let equivalents = read_equivalents(&base.dir)?;
+    let (planned, keys) = plan(&base);
+    let entries = equivalents::read(&base.dir)?;
+    let matched = equivalents::match_entries(&entries, &keys);
     let total = planned.len();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -284,15 +268,10 @@ pub fn mutate_variant(
             }
             let (path, source, mutation) = &planned[i];
             let file = path.display().to_string();
-            let key = format!(
-                "{}:{}:{}",
-                path.strip_prefix(&base.dir).unwrap_or(path).display(),
-                mutation.line,
-                mutation.column
-            );
-            let text = format!("{} -> {}", mutation.original, mutation.replacement);
-            let outcome = match equivalents.iter().find(|e| e.at == key && e.mutant == text) {
-                Some(e) => Outcome::Equivalent { why: e.why.clone() },
+            let outcome = match matched.entries[i] {
+                Some(e) => Outcome::Equivalent {
+                    why: entries[e].why.clone(),
+                },
                 None => run_mutant(
                     rules_dir,
                     variant,
@@ -327,17 +306,6 @@ pub fn mutate_variant(
     let count = |f: fn(&Outcome) -> bool| mutants.iter().filter(|m| f(&m.outcome)).count();
     let killed = count(|o| matches!(o, Outcome::Killed { .. }));
     let survived = count(|o| matches!(o, Outcome::Survived));
-    let stale_equivalents = equivalents
-        .iter()
-        .filter(|e| {
-            !mutants.iter().any(|m| {
-                matches!(m.outcome, Outcome::Equivalent { .. })
-                    && m.at().ends_with(&e.at)
-                    && format!("{} -> {}", m.mutation.original, m.mutation.replacement) == e.mutant
-            })
-        })
-        .map(|e| format!("{} {}", e.at, e.mutant))
-        .collect();
     Ok(VariantReport {
         variant: variant.to_string(),
         generated: mutants.len(),
@@ -354,8 +322,58 @@ pub fn mutate_variant(
         scenarios: scenarios.len(),
         seconds: started.elapsed().as_secs_f64(),
         mutants,
-        stale_equivalents,
+        stale_equivalents: matched.stale,
+        moved_equivalents: matched.moved,
     })
+}
+
+/// The mutants of the variant's own rule scripts, in file order, with their content keys.
+fn plan(base: &Variant) -> (Vec<(PathBuf, String, Mutation)>, Vec<equivalents::Key>) {
+    let names = name_groups(base);
+    let mut planned: Vec<(PathBuf, String, Mutation)> = Vec::new();
+    for (path, source) in base.rule_scripts() {
+        if !path.starts_with(&base.dir) {
+            continue; // a base variant's script: mutated with that variant
+        }
+        for m in mutations(&source, &names) {
+            planned.push((path.clone(), source.clone(), m));
+        }
+    }
+    let keys = equivalents::keys(planned.iter().map(|(path, _, m)| {
+        (
+            path.strip_prefix(&base.dir)
+                .unwrap_or(path)
+                .display()
+                .to_string(),
+            m.hook.as_deref(),
+            format!("{} -> {}", m.original, m.replacement),
+            m.line,
+            m.column,
+        )
+    }));
+    (planned, keys)
+}
+
+/// Rewrite `variant`'s equivalents file with every entry that matches a mutant keyed by content
+/// (file, hook, text, occurrence), old positions and moved entries included; no mutant is run.
+/// Answers how many entries it keyed, and the stale ones (kept as they were).
+pub fn fix_equivalents(
+    rules_dir: &Path,
+    variant: &str,
+) -> Result<(usize, Vec<String>), MutateError> {
+    let provider = ScriptProvider::new(rules_dir);
+    let base = provider
+        .load(variant)
+        .map_err(|e| MutateError::Variant(e.short()))?;
+    let (_, keys) = plan(&base);
+    let entries = equivalents::read(&base.dir)?;
+    if entries.is_empty() {
+        return Ok((0, Vec::new()));
+    }
+    let matched = equivalents::match_entries(&entries, &keys);
+    equivalents::rewrite(&base.dir, &entries, &keys, &matched)?;
+    let keyed = matched.entries.iter().flatten().count();
+    Ok((keyed, matched.stale))
 }
 
 /// Load the mutant and run the scenarios until one fails.
@@ -394,23 +412,4 @@ fn run_mutant(
         }
     }
     Outcome::Survived
-}
-
-fn read_equivalents(dir: &Path) -> Result<Vec<Equivalent>, MutateError> {
-    let path = dir.join(EQUIVALENTS_FILE);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return Ok(Vec::new());
-    };
-    if text.len() > 1024 * 1024 {
-        return Err(MutateError::Equivalents {
-            path: path.display().to_string(),
-            message: "larger than 1 MiB".into(),
-        });
-    }
-    let listed: Option<Vec<Equivalent>> =
-        serde_yaml::from_str(&text).map_err(|e| MutateError::Equivalents {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
-    Ok(listed.unwrap_or_default())
 }
