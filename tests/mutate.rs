@@ -364,3 +364,49 @@ fn a_line_added_on_top_of_every_rule_script_changes_no_variants_mutation_counts(
         );
     }
 }
+
+#[test]
+fn each_variant_is_held_to_its_own_recorded_score() {
+    let (_dir, rules, specs) = small_suite();
+    let deckspec = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_deckspec"))
+            .args(["mutate", "cambia", "--ratchet", "-j", "2", "--rules"])
+            .arg(&rules)
+            .arg("--specs")
+            .arg(&specs)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let record = rules.join("cambia/spec-strength.yaml");
+    // No record yet (the small suite's copy has the bundled one: removed): told what it reached.
+    let _ = std::fs::remove_file(&record);
+    let (code, stderr) = deckspec();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("cambia: no spec-strength record yet: it reached ")
+            && stderr.contains("write `mutation_score: "),
+        "{stderr}"
+    );
+    // A record above what the weak suite reaches: the run fails, naming the record.
+    std::fs::write(&record, "mutation_score: 100.0\n").unwrap();
+    let (code, stderr) = deckspec();
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("fell below its record 100"), "{stderr}");
+    // A record at or below it: the run passes.
+    std::fs::write(&record, "mutation_score: 1\n").unwrap();
+    let (code, stderr) = deckspec();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("is above its record 1: raise"), "{stderr}");
+    // A malformed record is an error naming the file.
+    std::fs::write(&record, "mutation_score: 140\n").unwrap();
+    let (code, stderr) = deckspec();
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("spec-strength.yaml: mutation_score is a percentage"),
+        "{stderr}"
+    );
+}

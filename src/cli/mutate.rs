@@ -29,6 +29,10 @@ pub struct MutateArgs {
     /// Exit 1 when a variant's score (killed / (killed + survived), in percent) is below this.
     #[arg(long, value_name = "PERCENT")]
     pub min_score: Option<f64>,
+    /// Exit 1 when a variant's score is below its own record (`mutation_score` in
+    /// `rules/<variant>/spec-strength.yaml`); a variant with no record is told what it reached.
+    #[arg(long)]
+    pub ratchet: bool,
     /// Rewrite each variant's equivalent-mutants.yaml with every entry keyed by content (file,
     /// hook, mutated text, occurrence) instead of a position; runs no mutant.
     #[arg(long)]
@@ -118,10 +122,68 @@ pub fn mutate(args: MutateArgs) -> i32 {
             args.min_score.unwrap_or(0.0)
         );
     }
-    if below.is_empty() {
+    let mut code = if below.is_empty() {
         EXIT_OK
     } else {
         EXIT_FAILED
+    };
+    if args.ratchet {
+        for report in &reports {
+            match ratchet(&args.rules, report) {
+                Ok(true) => {}
+                Ok(false) => code = EXIT_FAILED,
+                Err(e) => {
+                    errln!("error: {e}");
+                    return EXIT_BROKEN;
+                }
+            }
+        }
+    }
+    code
+}
+
+/// Hold a variant to its own record: whether it keeps to it (one with none always does, and is
+/// told what to write).
+fn ratchet(
+    rules: &std::path::Path,
+    report: &VariantReport,
+) -> Result<bool, crate::mutate::MutateError> {
+    use crate::mutate::record::{RECORD_FILE, read};
+    let dir = rules.join(&report.variant);
+    let file = dir.join(RECORD_FILE);
+    match read(&dir)? {
+        None => {
+            errln!(
+                "{}: no spec-strength record yet: it reached {:.1}%; write `mutation_score: {:.1}` to {} to hold it there",
+                report.variant,
+                report.score,
+                report.score.floor(),
+                file.display()
+            );
+            Ok(true)
+        }
+        Some(record) if report.score + 1e-9 < record.mutation_score => {
+            errln!(
+                "{}: score {:.1}% fell below its record {} ({})",
+                report.variant,
+                report.score,
+                record.mutation_score,
+                file.display()
+            );
+            Ok(false)
+        }
+        Some(record) => {
+            if report.score > record.mutation_score + 0.05 {
+                errln!(
+                    "{}: score {:.1}% is above its record {}: raise `mutation_score` in {}",
+                    report.variant,
+                    report.score,
+                    record.mutation_score,
+                    file.display()
+                );
+            }
+            Ok(true)
+        }
     }
 }
 

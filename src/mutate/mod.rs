@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 mod equivalents;
+pub mod record;
 
 pub use equivalents::EQUIVALENTS_FILE;
 
@@ -118,7 +119,7 @@ pub enum MutateError {
         /// The first failing scenario.
         first: String,
     },
-    /// The equivalents file is malformed.
+    /// The equivalents file or the spec-strength record is malformed.
     #[error("{path}: {message}")]
     Equivalents {
         /// The file.
