@@ -154,6 +154,17 @@ impl<'v> Session<'v> {
             return Err(format!("`{line}` is not an action"));
         };
         let action = crate::spec::runner::action_for(&self.game, self.me, &action)?;
+        let table = &self.game.table;
+        if table.action_index(&action.name).is_none() {
+            let hint =
+                crate::suggest::suggestion(&action.name, table.actions.iter().map(|a| &*a.name))
+                    .map(|s| format!(": {s}"))
+                    .unwrap_or_default();
+            return Ok(Reply::Text(format!(
+                "refused: `{}` is not an action of {}{hint}",
+                action.name, table.variant
+            )));
+        }
         let before = self.snapshot();
         match self.game.apply(&self.recorder, &action) {
             Ok(()) => {
@@ -382,7 +393,10 @@ fn screen(view: &View, me: Seat) -> String {
     let turn = view
         .current
         .as_ref()
-        .map_or("nobody's turn".to_string(), |p| format!("{}'s turn", p.id));
+        .map_or("nobody's turn".to_string(), |p| match p.id == view.you.id {
+            true => "your turn".to_string(),
+            false => format!("{}'s turn", p.id),
+        });
     let _ = write!(out, "phase {} · {turn}", view.phase);
     for timer in &view.timers {
         let _ = write!(

@@ -115,7 +115,7 @@ fn whole_games_of_every_variant_through_a_pipe_record_scenarios_that_pass() {
 
 #[test]
 fn refused_and_unknown_commands_change_nothing_and_are_not_errors() {
-    let input = "snap 9Z\nreplace slot 0\nfly away\nwait -3\nundo\nquit\n";
+    let input = "snap 9Z\nreplace slot 0\nfly away\ndraw_stokpile\nwait -3\nundo\nquit\n";
     let mut child = Command::new(env!("CARGO_BIN_EXE_deckspec"))
         .args(["play", "cambia", "--seed", "0"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -136,6 +136,7 @@ fn refused_and_unknown_commands_change_nothing_and_are_not_errors() {
         "> snap 9Z\nerror: `snap 9Z`: `9Z` is not a card\n",
         "> replace slot 0\nrefused: you have not drawn a card\n",
         "> fly away\nrefused: `fly` is not an action of cambia\n",
+        "> draw_stokpile\nrefused: `draw_stokpile` is not an action of cambia: did you mean `draw_stockpile`?\n",
         "> wait -3\nerror: `wait -3`: give seconds from 0.001 to 86400, or `wait` for the next timer\n",
         "> undo\nnothing to undo\n",
     ] {
@@ -144,6 +145,8 @@ fn refused_and_unknown_commands_change_nothing_and_are_not_errors() {
             "missing {expected:?} in:\n{stdout}"
         );
     }
+    // The seat at the keyboard is `you`: its turn reads as yours.
+    assert!(!stdout.contains("you's turn"), "{stdout}");
     // The table before and after the refused commands is the same.
     let screens: Vec<&str> = stdout.split("> ").collect();
     assert_eq!(screens[1].lines().last(), screens[2].lines().last());
