@@ -119,9 +119,17 @@ pub enum MutateError {
         /// The first failing scenario.
         first: String,
     },
-    /// The equivalents file or the spec-strength record is malformed.
+    /// The equivalents file is malformed.
     #[error("{path}: {message}")]
     Equivalents {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The spec-strength record (`spec-strength.yaml`) is malformed.
+    #[error("{path}: {message}")]
+    Record {
         /// The file.
         path: String,
         /// What is wrong.

@@ -22,7 +22,7 @@ pub fn read(variant_dir: &Path) -> Result<Option<Record>, MutateError> {
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(None);
     };
-    let fail = |message: String| MutateError::Equivalents {
+    let fail = |message: String| MutateError::Record {
         path: path.display().to_string(),
         message,
     };
