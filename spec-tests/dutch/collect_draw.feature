@@ -24,6 +24,9 @@ Feature: Collecting the drawn card, and no drawing from the discard pile
       And everyone sees player_collect with user ann and card 3S and source draw
       And bob knows 3S
       And bob knows ann's slot 4
+      And ann's slot 4 is face up
+      And everyone knows ann's slot 4
+      And ann's slot 1 is face down
       And ann's collection_rank is 3
 
     @rule:DUT-DRAW-2

@@ -19,6 +19,8 @@ Feature: Choosing the collection rank
       Then ann's collection_rank is 7
       And everyone sees player_collection_rank with user ann and card 7D
       And bob knows ann's slot 3
+      And ann's slot 3 is face up
+      And ann's slots 0, 1 and 2 are face down
       And bob does not know AS
       And bob does not know 2S
 

@@ -443,6 +443,7 @@ mod tests {
                 .map(|args| FormDecl {
                     args,
                     guards: Vec::new(),
+                    reveals: false,
                 })
                 .collect(),
         });

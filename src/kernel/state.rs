@@ -40,6 +40,11 @@ pub struct CardState {
     pub known_by: u32,
     /// Where the card is; always agrees with `GameState::hands` and `GameState::piles`.
     pub loc: Loc,
+    /// The card lies face up in a hand: every player knows it for as long as it lies so
+    /// (`GameState::set_face_up`). Only a card in a hand lies face up; a pile shows its cards
+    /// by its own `face_up`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_up: bool,
 }
 
 /// A running timer, set by the rules (`GameState::set_timer`) and fired through
@@ -189,6 +194,10 @@ pub enum StateError {
     /// An event payload nested deeper than `limits::MAX_VALUE_DEPTH` (the limit).
     #[error("an event's values may nest at most {0} deep")]
     PayloadTooDeep(usize),
+    /// Turning a card face up or down that is not in a hand (a pile shows its cards by its own
+    /// `face_up`); holds the card's index.
+    #[error("only a card in a hand can lie face up or face down, and card#{0} is in a pile")]
+    FaceUpOutsideHand(u16),
 }
 
 impl GameState {
@@ -221,6 +230,7 @@ impl GameState {
                 public_id,
                 known_by: 0,
                 loc: Loc::Pile(stock),
+                face_up: false,
             })
             .collect();
         let mut piles = vec![Vec::new(); table.piles.len().max(1)];
@@ -355,6 +365,29 @@ impl GameState {
         self.cards[card.0 as usize].known_by = all;
     }
 
+    /// Whether the card lies face up in a hand (everyone knows it while it does). Panics for a
+    /// card beyond the deck.
+    pub fn is_face_up(&self, card: CardIdx) -> bool {
+        self.cards[card.0 as usize].face_up
+    }
+
+    /// Turn a card in a hand face up (every player knows it for as long as it lies so, bots
+    /// included: none forgets it) or face down again (what players learned of it stays, as a
+    /// peek's would). A card that leaves the hands stops lying face up. Panics for a card
+    /// beyond the deck; [`StateError::FaceUpOutsideHand`] for a card in a pile.
+    pub fn set_face_up(&mut self, card: CardIdx, up: bool) -> Result<(), StateError> {
+        let all = self.all_players_mask();
+        let c = &mut self.cards[card.0 as usize];
+        if !matches!(c.loc, Loc::Hand { .. }) {
+            return Err(StateError::FaceUpOutsideHand(card.0));
+        }
+        c.face_up = up;
+        if up {
+            c.known_by = all;
+        }
+        Ok(())
+    }
+
     /// A player's hand by slot; `None` is an empty slot. Panics for a seat beyond the players.
     pub fn hand(&self, seat: Seat) -> &[Option<CardIdx>] {
         &self.hands[seat.index()]
@@ -395,6 +428,7 @@ impl GameState {
         self.lift(card);
         self.piles[pile.0 as usize].push(card);
         self.cards[card.0 as usize].loc = Loc::Pile(pile);
+        self.cards[card.0 as usize].face_up = false;
         if table.piles[pile.0 as usize].face_up {
             self.reveal_to_all(card);
         }
@@ -405,6 +439,7 @@ impl GameState {
         self.lift(card);
         self.piles[pile.0 as usize].insert(0, card);
         self.cards[card.0 as usize].loc = Loc::Pile(pile);
+        self.cards[card.0 as usize].face_up = false;
         if table.piles[pile.0 as usize].face_up {
             self.reveal_to_all(card);
         }
@@ -447,7 +482,10 @@ impl GameState {
     fn place(&mut self, card: CardIdx, loc: Loc) {
         match loc {
             Loc::Hand { seat, slot } => self.hands[seat.index()][slot as usize] = Some(card),
-            Loc::Pile(pile) => self.piles[pile.0 as usize].push(card),
+            Loc::Pile(pile) => {
+                self.piles[pile.0 as usize].push(card);
+                self.cards[card.0 as usize].face_up = false;
+            }
         }
         self.cards[card.0 as usize].loc = loc;
     }
@@ -519,7 +557,10 @@ impl GameState {
     fn put_at(&mut self, card: CardIdx, loc: Loc, pos: usize) {
         match loc {
             Loc::Hand { seat, .. } => self.hands[seat.index()][pos] = Some(card),
-            Loc::Pile(pile) => self.piles[pile.0 as usize][pos] = card,
+            Loc::Pile(pile) => {
+                self.piles[pile.0 as usize][pos] = card;
+                self.cards[card.0 as usize].face_up = false;
+            }
         }
         self.cards[card.0 as usize].loc = loc;
     }
@@ -540,6 +581,7 @@ impl GameState {
         for (&card, id) in cards.iter().zip(ids) {
             let c = &mut self.cards[card.0 as usize];
             c.known_by = 0;
+            c.face_up = false;
             c.public_id = id;
             c.loc = Loc::Pile(pile);
         }
@@ -745,10 +787,19 @@ impl GameState {
                 visit(card, Loc::Pile(PileId(p as u16)))?;
             }
         }
-        match seen.iter().position(|s| !s) {
-            Some(i) => Err(format!("card#{i} is nowhere")),
-            None => Ok(()),
+        if let Some(i) = seen.iter().position(|s| !s) {
+            return Err(format!("card#{i} is nowhere"));
         }
+        let all = self.all_players_mask();
+        for (i, c) in self.cards.iter().enumerate() {
+            if c.face_up && !matches!(c.loc, Loc::Hand { .. }) {
+                return Err(format!("card#{i} lies face up in a pile"));
+            }
+            if c.face_up && c.known_by & all != all {
+                return Err(format!("card#{i} lies face up but not everyone knows it"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -779,4 +830,84 @@ fn unique_ids(rng: &mut ChaCha8Rng, n: usize) -> Vec<u32> {
         }
     }
     ids
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::Game;
+
+    fn game(players: usize) -> (Game, Arc<Table>) {
+        let mut table = Table::default();
+        for (name, face_up) in [("stock", false), ("up", true)] {
+            table.piles.push(super::super::table::PileDecl {
+                name: name.into(),
+                face_up,
+            });
+        }
+        let table = Arc::new(table);
+        let names = (0..players).map(|i| format!("p{i}")).collect();
+        (Game::new(table.clone(), names, 3, &[]).unwrap(), table)
+    }
+
+    #[test]
+    fn a_face_up_card_is_known_to_all_while_in_a_hand_and_no_longer_lies_so_in_a_pile() {
+        let (mut game, table) = game(3);
+        let st = &mut game.state;
+        let card = *st.pile(PileId(0)).last().unwrap();
+        assert_eq!(
+            st.set_face_up(card, true),
+            Err(StateError::FaceUpOutsideHand(card.0)),
+            "a card in a pile cannot be turned"
+        );
+        st.move_to_slot(card, Seat(1), 2).unwrap();
+        st.reveal_to(card, Seat(1));
+        st.set_face_up(card, true).unwrap();
+        assert!(st.is_face_up(card));
+        assert!((0..3).all(|s| st.knows(Seat(s), card)));
+        st.check_conservation().unwrap();
+        // Moving within the hands keeps it face up; a swap with a pile card does not.
+        st.move_to_slot(card, Seat(0), 0).unwrap();
+        assert!(st.is_face_up(card));
+        let other = *st.pile(PileId(0)).last().unwrap();
+        st.swap(card, other).unwrap();
+        assert!(!st.is_face_up(card), "swapped into a pile");
+        st.check_conservation().unwrap();
+        st.swap(card, other).unwrap();
+        st.set_face_up(card, true).unwrap();
+        st.move_to_pile(&table, card, PileId(0));
+        assert!(!st.is_face_up(card));
+        // Face down again: what was seen stays known.
+        st.move_to_slot(card, Seat(2), 0).unwrap();
+        st.set_face_up(card, true).unwrap();
+        st.set_face_up(card, false).unwrap();
+        assert!(!st.is_face_up(card) && st.knows(Seat(0), card));
+        // A shuffle forgets every card, face-up ones too.
+        st.set_face_up(card, true).unwrap();
+        st.move_to_pile(&table, card, PileId(1));
+        st.recycle(PileId(1), PileId(0), 0);
+        assert!(!st.is_face_up(card) && !st.knows(Seat(0), card));
+        st.check_conservation().unwrap();
+    }
+
+    #[test]
+    fn conservation_rejects_a_face_up_card_that_is_in_a_pile_or_not_known_to_all() {
+        let (mut game, _) = game(2);
+        let st = &mut game.state;
+        let card = *st.pile(PileId(0)).last().unwrap();
+        st.cards[card.0 as usize].face_up = true;
+        assert!(
+            st.check_conservation()
+                .unwrap_err()
+                .contains("face up in a pile")
+        );
+        st.move_to_slot(card, Seat(0), 0).unwrap();
+        st.cards[card.0 as usize].face_up = true;
+        st.cards[card.0 as usize].known_by = 1;
+        assert!(
+            st.check_conservation()
+                .unwrap_err()
+                .contains("not everyone knows")
+        );
+    }
 }

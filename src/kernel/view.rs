@@ -70,6 +70,10 @@ pub struct CardView {
     /// The face, present only when the player knows the card.
     #[serde(flatten)]
     pub face: Option<FaceView>,
+    /// `true` when the card lies face up in a hand (everyone knows it); absent otherwise. Only
+    /// views say it: an event shows a card as it was when sent, its face to whoever knew it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_up: bool,
 }
 
 /// A card's face in a [`CardView`].
@@ -139,6 +143,7 @@ impl CardView {
                     value: table.points_of(face),
                 }
             }),
+            face_up: false,
         }
     }
 }
@@ -159,7 +164,10 @@ impl Game {
         let table = &self.table;
         let card = |c: CardIdx| -> CardView {
             let cs = &st.cards[c.0 as usize];
-            CardView::of(st, table, c, cs.public_id, cs.known_by & seat.bit() != 0)
+            CardView {
+                face_up: cs.face_up,
+                ..CardView::of(st, table, c, cs.public_id, cs.known_by & seat.bit() != 0)
+            }
         };
         let card_json = |c: CardIdx| serde_json::to_value(card(c)).unwrap_or(Json::Null);
         let value = |v: &Value| value_json(st, v, &card_json);
@@ -251,10 +259,12 @@ mod tests {
                 suit: None,
                 value: 0,
             }),
+            face_up: true,
         };
         let unknown = CardView {
             id: "12345678".into(),
             face: None,
+            face_up: false,
         };
         let pile = PileView {
             size: 2,
@@ -264,9 +274,9 @@ mod tests {
         assert_eq!(
             json,
             serde_json::json!([
-                {"id": "0badcafe", "rank": "Joker", "suit": null, "value": 0},
+                {"id": "0badcafe", "rank": "Joker", "suit": null, "value": 0, "face_up": true},
                 {"id": "12345678"},
-                {"size": 2, "top": {"id": "0badcafe", "rank": "Joker", "suit": null, "value": 0}}
+                {"size": 2, "top": {"id": "0badcafe", "rank": "Joker", "suit": null, "value": 0, "face_up": true}}
             ])
         );
         let back: (CardView, CardView, PileView) = serde_json::from_value(json).unwrap();

@@ -576,6 +576,8 @@ pub const API: &[(&str, &str)] = &[
     ("reveal", "game.reveal(card, player)"),
     ("reveal_all", "game.reveal_all(card)"),
     ("knows", "game.knows(player, card)"),
+    ("set_face_up", "game.set_face_up(card, true or false)"),
+    ("is_face_up", "game.is_face_up(card)"),
     ("broadcast", "game.broadcast(\"event\", #{ … })"),
     ("tell", "game.tell(player, \"event\", #{ … })"),
     ("get", "game.get(\"variable\")"),

@@ -79,6 +79,10 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
     })
     .with_items(items::view_hand),
     native!("known", |v: View, c: Card| Ok(v.0.remembers(c.0))),
+    native!("is_face_up", |v: View, c: Card| {
+        let state = &v.0.game.state;
+        Ok((c.0.0 as usize) < state.cards.len() && state.is_face_up(c.0))
+    }),
     native!("rank", |v: View, c: Card| {
         Ok(remembered(v, c, |v| {
             v.0.game.state.face(c.0).rank.short().to_string()

@@ -3,7 +3,8 @@
 //!
 //! A bot's memory is what the kernel says its seat knows, minus what it has forgotten: at the
 //! start of each of its turns it forgets each remembered hand card with the level's
-//! `forget_chance`, and an event that shows it a card again brings that card back.
+//! `forget_chance` (never one lying face up), and an event that shows it a card again brings that
+//! card back.
 
 use super::api::{Card, Slot, from_value};
 use super::error::{SourceDiagnostic, VariantError};
@@ -222,13 +223,13 @@ impl ViewData {
     }
 }
 
-/// The one rule of a bot's memory: a card of the game its seat knows and it has not forgotten
-/// (`false` for no card of the game).
+/// The one rule of a bot's memory: a card of the game its seat knows and it has not forgotten,
+/// or one lying face up in front of it (`false` for no card of the game).
 fn remembers(game: &Game, seat: Seat, forgotten: &[bool], card: CardIdx) -> bool {
     let i = card.0 as usize;
     i < game.state.cards.len()
         && game.state.knows(seat, card)
-        && !forgotten.get(i).copied().unwrap_or(true)
+        && (game.state.is_face_up(card) || !forgotten.get(i).copied().unwrap_or(true))
 }
 
 fn file_error(path: &Path, src: &str, message: String) -> VariantError {
@@ -406,7 +407,8 @@ impl BotBook {
                 && matches!(event.payload.get_path("user"), Some(crate::kernel::Payload::Player(s)) if *s == bot.seat);
             if my_turn && level.forget_chance > 0.0 {
                 for (i, c) in game.state.cards.iter().enumerate() {
-                    let in_hand = matches!(c.loc, Loc::Hand { .. });
+                    // A card lying face up is in plain sight: nobody forgets it.
+                    let in_hand = matches!(c.loc, Loc::Hand { .. }) && !c.face_up;
                     if in_hand
                         && c.known_by & bot.seat.bit() != 0
                         && !bot.forgotten[i]

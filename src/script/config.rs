@@ -178,6 +178,10 @@ pub struct ActionFile {
     /// The argument lists the action takes; none given: no arguments.
     #[serde(default)]
     pub forms: Vec<FormFile>,
+    /// `true`: the action turns up a card its actor need not know, by design (a peek, a flip);
+    /// every form of it does.
+    #[serde(default)]
+    pub reveals: bool,
     /// What the action does.
     #[serde(default)]
     pub doc: String,
@@ -197,6 +201,9 @@ pub enum FormFile {
         /// Conditions for this form, written as the action's `when:`.
         #[serde(default)]
         when: BTreeMap<String, serde_yaml::Value>,
+        /// `true`: this form turns up a card its actor need not know, by design.
+        #[serde(default)]
+        reveals: bool,
     },
 }
 
@@ -638,9 +645,13 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
         let guards = guards(src, &table, &at("when"), &action.when)?;
         let mut forms = Vec::new();
         for form in &action.forms {
-            let (args, when) = match form {
-                FormFile::Args(args) => (args, None),
-                FormFile::Guarded { args, when } => (args, Some(when)),
+            let (args, when, form_reveals) = match form {
+                FormFile::Args(args) => (args, None, false),
+                FormFile::Guarded {
+                    args,
+                    when,
+                    reveals,
+                } => (args, Some(when), *reveals),
             };
             let args = args
                 .iter()
@@ -668,12 +679,17 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
                 Some(when) => self::guards(src, &table, &at("forms"), when)?,
                 None => Vec::new(),
             };
-            forms.push(FormDecl { args, guards });
+            forms.push(FormDecl {
+                args,
+                guards,
+                reveals: action.reveals || form_reveals,
+            });
         }
         if forms.is_empty() {
             forms.push(FormDecl {
                 args: Vec::new(),
                 guards: Vec::new(),
+                reveals: action.reveals,
             });
         }
         table.actions.push(ActionDecl {

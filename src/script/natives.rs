@@ -20,7 +20,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(
     dead_code,
-    reason = "no kernel API function takes a `Bool`, `Located` or `Unit`; the load-time compiler types values with them"
+    reason = "no kernel API function takes a `Located` or `Unit`; the load-time compiler types values with them"
 )]
 pub(crate) enum Ty {
     Game,
@@ -651,6 +651,17 @@ pub(crate) static NATIVES: &[Native] = &[
         let c = card(&game, c)?;
         game.state.reveal_to_all(c);
         Ok(())
+    }),
+    native!("set_face_up", |g: Game, c: Card, up: Bool| {
+        let mut game = g.lock();
+        let c = card(&game, c)?;
+        game.state
+            .set_face_up(c, up)
+            .or_else(|e| err(e.to_string()))
+    }),
+    native!("is_face_up", |g: Game, c: Card| {
+        let game = g.lock();
+        Ok(game.state.is_face_up(card(&game, c)?))
     }),
     native!("knows", |g: Game, p: Player, c: Card| {
         let game = g.lock();

@@ -306,13 +306,9 @@ fn seated_game(
                     }
                     .map_err(|error| SimError::Rules { seed, error })?;
                     let Some(action) = decision else { continue };
-                    // Peeks exist to learn unknown cards; anything else must use remembered ones.
-                    let is_peek = action.name.contains("peek")
-                        || action
-                            .args
-                            .iter()
-                            .any(|a| matches!(a, Arg::Word(w) if w.contains("peek")));
-                    if !is_peek {
+                    // Actions declared `reveals: true` (peeks, flips) exist to turn up unknown
+                    // cards; anything else must use remembered ones.
+                    if !game.table.reveals(&action.name, &action.args) {
                         for arg in &action.args {
                             let card = match arg {
                                 Arg::Card(c) => Some(*c),

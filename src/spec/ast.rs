@@ -382,6 +382,18 @@ pub enum StepBody {
         /// What they know.
         target: KnowTarget,
     },
+    /// `everyone knows ann's slot 1` / `everyone knows KH`
+    EveryoneKnows(KnowTarget),
+    /// `ann's slot 1 is face up` / `ann's slots 0 and 3 are face down`: as a Given, turns those
+    /// cards so; as a Then, checks it.
+    FaceState {
+        /// Whose hand.
+        player: Name,
+        /// The slot numbers as written (0 is the first slot), each with its span.
+        slots: Vec<Spanned<u32>>,
+        /// `true` for face up.
+        up: bool,
+    },
     /// `ann does not know bob's slot 1`
     DoesNotKnow {
         /// Who does not know.
@@ -537,6 +549,11 @@ impl StepBody {
             StepBody::Knows { player, target } | StepBody::DoesNotKnow { player, target } => {
                 out.push(&mut player.span);
                 target.spans_mut(&mut out);
+            }
+            StepBody::EveryoneKnows(target) => target.spans_mut(&mut out),
+            StepBody::FaceState { player, slots, .. } => {
+                out.push(&mut player.span);
+                out.extend(slots.iter_mut().map(|s| &mut s.span));
             }
             StepBody::Did { player, action } | StepBody::Does { player, action } => {
                 out.push(&mut player.span);

@@ -149,7 +149,8 @@ fn allowed_kinds(body: &StepBody) -> &'static [StepKind] {
         | StepBody::DrawPileHas(_)
         | StepBody::DiscardPileIs(_)
         | StepBody::Turn(_)
-        | StepBody::Knows { .. } => &[Given, Then],
+        | StepBody::Knows { .. }
+        | StepBody::FaceState { .. } => &[Given, Then],
         StepBody::Does { .. }
         | StepBody::BotActs { .. }
         | StepBody::TimePasses { .. }
@@ -159,6 +160,7 @@ fn allowed_kinds(body: &StepBody) -> &'static [StepKind] {
         | StepBody::DrawPileTop(_)
         | StepBody::DiscardPileTop(_)
         | StepBody::DoesNotKnow { .. }
+        | StepBody::EveryoneKnows(_)
         | StepBody::PhaseIs(_)
         | StepBody::Rejected { .. }
         | StepBody::ScoreIs { .. }
@@ -191,6 +193,9 @@ fn template_of(body: &StepBody) -> &'static str {
         StepBody::Turn(_) => "it is <player>'s turn",
         StepBody::Knows { .. } => "<player> knows <card or slot>",
         StepBody::DoesNotKnow { .. } => "<player> does not know <card or slot>",
+        StepBody::EveryoneKnows(_) => "everyone knows <card or slot>",
+        StepBody::FaceState { up: true, .. } => "<player>'s slot <n> is face up",
+        StepBody::FaceState { up: false, .. } => "<player>'s slot <n> is face down",
         StepBody::Did { .. } => "<player> did <action> [<args>]",
         StepBody::Does { .. } => "<player> does <action> [<args>]",
         StepBody::BotSeat { .. } => "<player> is a <level> bot",

@@ -48,6 +48,21 @@ const TEMPLATES: &[Template] = &[
     template("the house rules:", "the house rules :", GIVEN),
     template("<player> holds <card>, <card>, …", "* holds **", GIVEN_THEN),
     template("<player> holds <n> cards", "* holds * cards", THEN),
+    template(
+        "<player>'s slot <n> is face up",
+        "* 's slot * is face up",
+        GIVEN_THEN,
+    ),
+    template(
+        "<player>'s slot <n> is face down",
+        "* 's slot * is face down",
+        GIVEN_THEN,
+    ),
+    template(
+        "<player>'s slots <n> and <n> are face up",
+        "* 's slots ** are face up",
+        GIVEN_THEN,
+    ),
     template("<player>'s slot <n> is <card>", "* 's slot * is *", THEN),
     template(
         "the draw pile is <card>, <card>, …",
@@ -80,6 +95,7 @@ const TEMPLATES: &[Template] = &[
         THEN,
     ),
     template("it is <player>'s turn", "it is * 's turn", GIVEN_THEN),
+    template("everyone knows <card or slot>", "everyone knows **", THEN),
     template("<player> knows <card or slot>", "* knows **", GIVEN_THEN),
     template(
         "<player> does not know <card or slot>",

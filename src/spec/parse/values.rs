@@ -563,6 +563,38 @@ impl StepCx {
                 name: self.property_name(name),
                 value: self.spanned_literal(value.clone(), false)?,
             },
+            (R::everyone_knows, [target]) => {
+                if target.as_rule() == R::slot_ref
+                    && !kids(target.clone())
+                        .iter()
+                        .any(|k| k.as_rule() == R::player)
+                {
+                    self.problems.push(
+                        Problem::new(
+                            "whose slot? `everyone` has no slots of its own",
+                            self.span(target),
+                            "slot",
+                        )
+                        .with_help(Some("name the owner: `everyone knows ann's slot 1`".into())),
+                    );
+                    return None;
+                }
+                // The owner is always written, so the subject is never used.
+                let nobody = Spanned::new(String::new(), self.span(target));
+                StepBody::EveryoneKnows(self.know_target(target.clone(), &nobody)?)
+            }
+            (R::face_state, [player, slots, side]) => {
+                let player = self.name(player);
+                let mut numbers = Vec::new();
+                for n in kids(slots.clone()) {
+                    numbers.push(Spanned::new(self.count(&n)?, self.span(&n)));
+                }
+                StepBody::FaceState {
+                    player,
+                    slots: numbers,
+                    up: side.as_str() == "up",
+                }
+            }
             (R::does_not_know, [player, target]) => {
                 let player = self.name(player);
                 let target = self.know_target(target.clone(), &player)?;

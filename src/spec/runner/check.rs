@@ -176,6 +176,7 @@ pub fn check(
             StepBody::Holds { player: p, .. }
             | StepBody::HoldsCount { player: p, .. }
             | StepBody::SlotIs { player: p, .. }
+            | StepBody::FaceState { player: p, .. }
             | StepBody::Turn(p)
             | StepBody::ScoreIs { player: p, .. }
             | StepBody::Receives { player: p } => player(p, &mut problems),
@@ -185,6 +186,7 @@ pub fn check(
                     player(owner, &mut problems);
                 }
             }
+            StepBody::EveryoneKnows(KnowTarget::Slot { owner, .. }) => player(owner, &mut problems),
             StepBody::Did { player: p, action }
             | StepBody::Does { player: p, action }
             | StepBody::BotChose {

@@ -222,6 +222,30 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// `Given ann's slots 0 and 3 are face up` (or `face down`): turns those cards so, in the
+    /// order written among the `did` steps.
+    pub(super) fn turn_face(
+        &mut self,
+        step: &Step,
+        player: &Name,
+        slots: &[Spanned<u32>],
+        up: bool,
+    ) -> Result<(), Failure> {
+        let seat = self.seat(player);
+        for slot in slots {
+            let target = KnowTarget::Slot {
+                owner: player.clone(),
+                slot: slot.node,
+            };
+            let card = self.target(step, seat, &target)?;
+            self.game
+                .state
+                .set_face_up(card, up)
+                .map_err(|e| Failure::at(step, e.to_string()))?;
+        }
+        Ok(())
+    }
+
     /// After every placement: a placement Given that a later one undid (a hand given twice, …)
     /// does not describe the position, and fails at its step.
     pub(super) fn verify(&self, step: &Step, body: &StepBody) -> Result<(), Failure> {

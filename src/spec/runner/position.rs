@@ -207,7 +207,14 @@ pub(super) fn check_step(step: &Step, table: &Table, deck: &Deck, out: &mut Vec<
             ))
         }
         StepBody::DrawPileTop(face) | StepBody::DiscardPileTop(face) => faces.push((*face, at)),
-        StepBody::Knows { target, .. } | StepBody::DoesNotKnow { target, .. } => match target {
+        StepBody::FaceState { slots, .. } => {
+            for slot in slots.iter().filter(|s| s.node as usize >= max_slots) {
+                problems.push(slot_problem(slot.node, slot.span));
+            }
+        }
+        StepBody::Knows { target, .. }
+        | StepBody::DoesNotKnow { target, .. }
+        | StepBody::EveryoneKnows(target) => match target {
             KnowTarget::Card(face) => faces.push((*face, at)),
             KnowTarget::Slot { slot, .. } if *slot as usize >= max_slots => {
                 problems.push(slot_problem(*slot, at))

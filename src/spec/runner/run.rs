@@ -168,6 +168,9 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
                 })?;
             }
             Some(StepBody::BotSeat { player, level }) => run.seat_bot(step, player, level)?,
+            Some(StepBody::FaceState { player, slots, up }) => {
+                run.turn_face(step, player, slots, *up)?
+            }
             Some(StepBody::Turn(player)) => {
                 let seat = run.seat(player);
                 let in_setup = rules.table().phases[run.game.state.phase.0 as usize].setup;
@@ -511,6 +514,7 @@ impl Run<'_> {
     pub(super) fn late_given(&mut self, step: &Step, body: &StepBody) -> Result<(), Failure> {
         match body {
             StepBody::BotSeat { player, level } => self.seat_bot(step, player, level),
+            StepBody::FaceState { player, slots, up } => self.turn_face(step, player, slots, *up),
             StepBody::Did { .. } | StepBody::Knows { .. } | StepBody::Turn(_) => {
                 let marker = self.game.event_count();
                 match body {

@@ -269,6 +269,47 @@ impl Run<'_> {
                     }
                 }
             }
+            StepBody::EveryoneKnows(target) => {
+                let card = match target {
+                    KnowTarget::Card(face) => self.card(step, *face, None)?,
+                    KnowTarget::Slot { owner, .. } => {
+                        self.target(step, self.seat(owner), target)?
+                    }
+                };
+                let unaware: Vec<&str> = (0..st.player_count())
+                    .filter(|&s| !st.knows(Seat(s as u8), card))
+                    .map(|s| st.players[s].as_str())
+                    .collect();
+                if !unaware.is_empty() {
+                    return Err(Failure::mismatch(
+                        step,
+                        format!("every player knows {}", st.face(card)),
+                        format!(
+                            "{} {} not",
+                            unaware.join(" and "),
+                            if unaware.len() == 1 { "does" } else { "do" }
+                        ),
+                    ));
+                }
+            }
+            StepBody::FaceState { player, slots, up } => {
+                let seat = self.seat(player);
+                let side = |up: bool| if up { "face up" } else { "face down" };
+                for slot in slots {
+                    let target = KnowTarget::Slot {
+                        owner: player.clone(),
+                        slot: slot.node,
+                    };
+                    let card = self.target(step, seat, &target)?;
+                    if st.is_face_up(card) != *up {
+                        return Err(Failure::mismatch(
+                            step,
+                            format!("{}'s slot {} is {}", player.node, slot.node, side(*up)),
+                            format!("{} lies {}", st.face(card), side(!*up)),
+                        ));
+                    }
+                }
+            }
             StepBody::ScoreIs { player, score } => {
                 let seat = self.seat(player);
                 let mut trial = self.game.trial();
