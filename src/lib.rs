@@ -9,6 +9,7 @@
 //! - [`serve`]: `deckspec serve`, games hosted over HTTP and WebSocket with a SQLite store.
 //! - [`mutate`]: mutation testing of rule scripts against their scenarios (`deckspec mutate`).
 //! - [`sim`]: studies of many seeded games with computer seats, and their summaries.
+//! - [`scaffold`]: a new variant and its scenarios folder (`deckspec new`).
 //! - [`command_line`]: the `deckspec` program itself.
 //!
 //! Embedding a game in a server:
@@ -109,6 +110,7 @@ pub mod mutate;
 pub mod play;
 pub mod record;
 mod report;
+pub mod scaffold;
 pub mod scenarios;
 pub mod script;
 pub mod serve;

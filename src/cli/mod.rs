@@ -8,6 +8,7 @@ mod check;
 mod coverage;
 mod info;
 mod mutate;
+mod new; // issue 42: `deckspec new`
 mod play;
 mod serve;
 mod simulate;
@@ -73,6 +74,9 @@ pub enum Command {
     /// Copy a server's store (its SQLite file) to a new file, consistently, while the server
     /// runs; an existing file is never overwritten.
     Backup(backup::BackupArgs),
+    /// Start a variant: `rules/<name>/` and `spec-tests/<name>/` with a small complete game
+    /// (every hook, bots, a rulebook, passing scenarios), or with `--from` a copy of a variant.
+    New(new::NewArgs),
 }
 
 /// The arguments of `deckspec test`.
@@ -118,6 +122,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Coverage(args) => coverage::coverage(args),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Merge(args) => simulate::merge(args),
+        Command::New(args) => new::new(&args),
     }
 }
 
