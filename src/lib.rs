@@ -116,6 +116,7 @@ pub mod script;
 pub mod serve;
 pub mod sim;
 pub mod spec;
+pub mod strength;
 mod suggest;
 
 /// The `deckspec` command line, as the binary runs it: reads the process's arguments (exiting

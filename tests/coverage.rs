@@ -383,3 +383,55 @@ fn bad_arguments_and_a_weak_suite_fail_clearly() {
         text(&out.stderr)
     );
 }
+
+/// `--ratchet` holds each variant to its own `spec-strength.yaml`: told what it reached with no
+/// record, failed below it, told to raise it above it; a malformed record is an error.
+#[test]
+fn the_ratchet_holds_a_variant_to_its_own_coverage_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("rules");
+    let tally = rules.join("tally");
+    std::fs::create_dir_all(&tally).unwrap();
+    for entry in std::fs::read_dir("tests/coverage/rules/tally").unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), tally.join(entry.file_name())).unwrap();
+    }
+    let record = tally.join("spec-strength.yaml");
+    let run = || {
+        let out = deckspec(&[
+            "coverage",
+            "--ratchet",
+            "--rules",
+            rules.to_str().unwrap(),
+            "--specs",
+            "tests/coverage/specs",
+        ]);
+        (out.status.code(), text(&out.stderr))
+    };
+    let (code, err) = run();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("tally: lines 84.2%, branches "), "{err}");
+    assert!(
+        err.contains(
+            "tally: no line_coverage record yet: it reached 84.21%; write `line_coverage: 84.2`"
+        ),
+        "{err}"
+    );
+    std::fs::write(&record, "line_coverage: 90\nbranch_coverage: 1\n").unwrap();
+    let (code, err) = run();
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("tally: line_coverage 84.2% fell below its record 90"),
+        "{err}"
+    );
+    assert!(
+        err.contains("is above its record 1: raise `branch_coverage`"),
+        "{err}"
+    );
+    std::fs::write(&record, "line_coverage: 84.2\n").unwrap();
+    assert_eq!(run().0, Some(0));
+    std::fs::write(&record, "line_coverage: [1]\n").unwrap();
+    let (code, err) = run();
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("spec-strength.yaml: line_coverage"), "{err}");
+}

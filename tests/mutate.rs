@@ -387,7 +387,7 @@ fn each_variant_is_held_to_its_own_recorded_score() {
     let (code, stderr) = deckspec();
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
-        stderr.contains("cambia: no spec-strength record yet: it reached ")
+        stderr.contains("cambia: no mutation_score record yet: it reached ")
             && stderr.contains("write `mutation_score: "),
         "{stderr}"
     );

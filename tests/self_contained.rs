@@ -152,13 +152,18 @@ fn no_text_file_points_outside_the_repository() {
     );
 }
 
-/// What is wrong with one `;`-separated part of a source, if anything.
-fn bad_source_part(part: &str) -> Option<String> {
+/// What is wrong with one `;`-separated part of a source, if anything: `titles` are the
+/// documents the rulebook declares besides the known ones.
+fn bad_source_part(part: &str, titles: &[String]) -> Option<String> {
     let part = part.trim();
     if part.starts_with(RULINGS) && part.len() > RULINGS.len() {
         return None;
     }
-    for title in KNOWN_TITLES {
+    for title in KNOWN_TITLES
+        .iter()
+        .copied()
+        .chain(titles.iter().map(String::as_str))
+    {
         let quoted = format!("\"{title}\"");
         if let Some(rest) = part.strip_prefix(&quoted) {
             return if rest.starts_with(", section \"") || rest.starts_with(", sections \"") {
@@ -194,13 +199,19 @@ fn the_source_checker_refuses_paths_and_unknown_titles() {
         ),
         ("deckspec rulings", false),
     ] {
-        let bad = source.split(';').filter_map(bad_source_part).count();
+        let bad = source
+            .split(';')
+            .filter_map(|p| bad_source_part(p, &[]))
+            .count();
         assert_eq!(bad == 0, ok, "{source}");
     }
 }
 
 #[derive(serde::Deserialize)]
 struct Rulebook {
+    /// Titles of documents the rulebook cites besides the known ones (a new variant's source).
+    #[serde(default)]
+    documents: Vec<String>,
     rules: Vec<Rule>,
 }
 
@@ -227,6 +238,14 @@ fn every_rulebook_source_names_a_known_document_and_section() {
         let text = std::fs::read_to_string(&path).expect("a readable rulebook");
         let book: Rulebook = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{rel}: {e}"));
         rulebooks += 1;
+        // A declared document is a title, never a file of this machine.
+        for title in &book.documents {
+            if title.contains(['/', '\\']) || title.ends_with(".md") || title.trim().is_empty() {
+                problems.push(format!(
+                    "{rel}: `{title}` under `documents:` is a path or empty, not a document title"
+                ));
+            }
+        }
         let lines: Vec<&str> = text.lines().collect();
         for rule in &book.rules {
             sources += 1;
@@ -241,7 +260,11 @@ fn every_rulebook_source_names_a_known_document_and_section() {
                     .map_or(at, |d| at + d)
                     + 1
             });
-            for bad in rule.source.split(';').filter_map(bad_source_part) {
+            for bad in rule
+                .source
+                .split(';')
+                .filter_map(|p| bad_source_part(p, &book.documents))
+            {
                 problems.push(format!("{rel}:{line}: {}: {bad}", rule.id));
             }
         }
@@ -251,7 +274,7 @@ fn every_rulebook_source_names_a_known_document_and_section() {
     assert!(
         problems.is_empty(),
         "\n{}\nA source is `;`-separated parts, each `\"<title>\", section \"<section>\"` of a known \
-         document ({}; a new one is added to KNOWN_TITLES in {THIS_FILE}) or `{RULINGS}\"<section>\"` \
+         document ({}, or one the rulebook lists under `documents:`) or `{RULINGS}\"<section>\"` \
          for the project's own decisions.\n",
         problems.join("\n"),
         KNOWN_TITLES.map(|t| format!("\"{t}\"")).join(", ")

@@ -705,22 +705,23 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
-/// The README's list of messages per variant is generated from `variant.yaml`, never kept by
-/// hand: this test compares it (`UPDATE_EXPECT=1` rewrites it).
+/// The README's example message list (Cambia's) is `deckspec info cambia --messages`, generated
+/// from `variant.yaml`, never kept by hand: this test compares it (`UPDATE_EXPECT=1` rewrites it).
+/// Other variants' lists are printed on demand, so a new variant needs no README edit.
 #[test]
-fn the_readme_lists_every_variants_messages_as_generated() {
-    const BEGIN: &str = "<!-- messages: generated from variant.yaml by tests/serve.rs (UPDATE_EXPECT=1 cargo test --test serve rewrites it) -->\n";
+fn the_readme_shows_cambias_messages_as_info_prints_them() {
+    const BEGIN: &str = "<!-- messages: generated for cambia by tests/serve.rs (UPDATE_EXPECT=1 cargo test --test serve rewrites it) -->\n";
     const END: &str = "<!-- end of messages -->";
-    let rules = std::path::Path::new("rules");
-    let variants: Vec<deckspec::script::Variant> = deckspec::script::variant_names(rules)
-        .iter()
-        .map(|name| deckspec::script::Variant::load_named(rules, name).unwrap())
-        .collect();
-    let tables: Vec<_> = variants
-        .iter()
-        .map(|v| (&**v.table(), &v.action_docs))
-        .collect();
-    let generated = deckspec::serve::protocol::markdown(&tables);
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_deckspec"))
+        .args(["info", "cambia", "--messages"])
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let generated = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        generated.starts_with("#### cambia\n") && generated.contains("action_snap"),
+        "{generated}"
+    );
     let readme = std::fs::read_to_string("README.md").unwrap();
     let start = readme
         .find(BEGIN)
@@ -737,6 +738,35 @@ fn the_readme_lists_every_variants_messages_as_generated() {
         generated,
         "the README's message list is stale: UPDATE_EXPECT=1 cargo test --test serve"
     );
+}
+
+/// Every variant in `rules/`, a new one too, has its message list printed by `info --messages`:
+/// one row per declared action form, and the events it declares.
+#[test]
+fn info_prints_every_variants_messages() {
+    let rules = std::path::Path::new("rules");
+    for name in deckspec::script::variant_names(rules) {
+        let variant = deckspec::script::Variant::load_named(rules, &name).unwrap();
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_deckspec"))
+            .args(["info", &name, "--messages"])
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{name}: {run:?}");
+        let text = String::from_utf8(run.stdout).unwrap();
+        let table = variant.table();
+        let forms: usize = table.actions.iter().map(|a| a.forms.len()).sum();
+        assert_eq!(
+            text.matches("| `{\"type\": \"action_").count(),
+            forms,
+            "{name}: one row per action form:\n{text}"
+        );
+        for event in &table.events {
+            assert!(
+                text.contains(&format!("`{event}`")),
+                "{name}: {event}:\n{text}"
+            );
+        }
+    }
 }
 
 #[test]

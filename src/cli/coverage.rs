@@ -39,6 +39,11 @@ pub struct CoverageArgs {
     /// Exit 1 when less than this percentage of the branch arms ran.
     #[arg(long, value_name = "PERCENT")]
     pub min_branches: Option<f64>,
+    /// Hold each variant to its own record (`line_coverage` and `branch_coverage` in
+    /// `rules/<variant>/spec-strength.yaml`), measured on its own scenarios: exit 1 when one
+    /// falls below it. A variant with no record is told what it reached.
+    #[arg(long)]
+    pub ratchet: bool,
 }
 
 pub fn coverage(args: CoverageArgs) -> i32 {
@@ -124,7 +129,60 @@ pub fn coverage(args: CoverageArgs) -> i32 {
             code = EXIT_FAILED;
         }
     }
+    if args.ratchet {
+        match ratchet(&args, &report.variants) {
+            Ok(true) => {}
+            Ok(false) => code = EXIT_FAILED,
+            Err(e) => {
+                errln!("error: {e}");
+                return EXIT_BROKEN;
+            }
+        }
+    }
     code
+}
+
+/// Measure each variant on its own (a variant's lines include the scripts it extends, run by its
+/// own scenarios) and hold it to its record: whether all keep to theirs.
+fn ratchet(args: &CoverageArgs, variants: &[String]) -> Result<bool, String> {
+    use crate::strength::{RECORD_FILE, judge, read};
+    let mut holds = true;
+    for variant in variants {
+        let dir = args.rules.join(variant);
+        let record = read(&dir).map_err(|e| e.to_string())?.unwrap_or_default();
+        let report = measure(
+            &args.rules,
+            std::slice::from_ref(variant),
+            &args.specs,
+            &|_, _| {},
+        )
+        .map_err(|e| e.to_string())?;
+        errln!(
+            "{variant}: lines {:.1}%, branches {:.1}% ({} scenarios)",
+            report.lines.percent(),
+            report.branches.percent(),
+            report.scenarios
+        );
+        for (field, reached, recorded) in [
+            (
+                "line_coverage",
+                report.lines.percent(),
+                record.line_coverage,
+            ),
+            (
+                "branch_coverage",
+                report.branches.percent(),
+                record.branch_coverage,
+            ),
+        ] {
+            let verdict = judge(variant, field, reached, recorded, &dir.join(RECORD_FILE));
+            if let Some(message) = verdict.message() {
+                errln!("{message}");
+            }
+            holds &= verdict.holds();
+        }
+    }
+    Ok(holds)
 }
 
 fn tally(t: Tally) -> String {

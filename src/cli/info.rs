@@ -15,6 +15,10 @@ pub struct InfoArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Print the WebSocket messages a client of `deckspec serve` sends for each action, and the
+    /// events the server sends, as a Markdown table.
+    #[arg(long, conflicts_with = "json")]
+    pub messages: bool,
     /// The folder holding the variants.
     #[arg(long, default_value = "rules", value_name = "DIR")]
     pub rules: PathBuf,
@@ -272,6 +276,11 @@ pub fn info(args: &InfoArgs) -> i32 {
         Ok(v) => {
             if args.json {
                 outln!("{}", as_json(&v));
+            } else if args.messages {
+                out!(
+                    "{}",
+                    crate::serve::protocol::markdown(&[(&**v.table(), &v.action_docs)])
+                );
             } else {
                 out!("{}", text(&v));
             }

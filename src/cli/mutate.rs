@@ -147,44 +147,21 @@ pub fn mutate(args: MutateArgs) -> i32 {
 fn ratchet(
     rules: &std::path::Path,
     report: &VariantReport,
-) -> Result<bool, crate::mutate::MutateError> {
-    use crate::mutate::record::{RECORD_FILE, read};
+) -> Result<bool, crate::strength::RecordError> {
+    use crate::strength::{RECORD_FILE, judge, read};
     let dir = rules.join(&report.variant);
-    let file = dir.join(RECORD_FILE);
-    match read(&dir)? {
-        None => {
-            errln!(
-                "{}: no spec-strength record yet: it reached {:.1}%; write `mutation_score: {:.1}` to {} to hold it there",
-                report.variant,
-                report.score,
-                report.score.floor(),
-                file.display()
-            );
-            Ok(true)
-        }
-        Some(record) if report.score + 1e-9 < record.mutation_score => {
-            errln!(
-                "{}: score {:.1}% fell below its record {} ({})",
-                report.variant,
-                report.score,
-                record.mutation_score,
-                file.display()
-            );
-            Ok(false)
-        }
-        Some(record) => {
-            if report.score > record.mutation_score + 0.05 {
-                errln!(
-                    "{}: score {:.1}% is above its record {}: raise `mutation_score` in {}",
-                    report.variant,
-                    report.score,
-                    record.mutation_score,
-                    file.display()
-                );
-            }
-            Ok(true)
-        }
+    let record = read(&dir)?.and_then(|r| r.mutation_score);
+    let verdict = judge(
+        &report.variant,
+        "mutation_score",
+        report.score,
+        record,
+        &dir.join(RECORD_FILE),
+    );
+    if let Some(message) = verdict.message() {
+        errln!("{message}");
     }
+    Ok(verdict.holds())
 }
 
 fn print_report(report: &VariantReport, diff: bool) {

@@ -15,7 +15,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 mod equivalents;
-pub mod record;
 
 pub use equivalents::EQUIVALENTS_FILE;
 
@@ -122,14 +121,6 @@ pub enum MutateError {
     /// The equivalents file is malformed.
     #[error("{path}: {message}")]
     Equivalents {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// The spec-strength record (`spec-strength.yaml`) is malformed.
-    #[error("{path}: {message}")]
-    Record {
         /// The file.
         path: String,
         /// What is wrong.

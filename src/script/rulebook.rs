@@ -22,6 +22,10 @@ pub struct RuleEntry {
 pub struct Rulebook {
     /// The variant the rulebook is written for (checked against the variant that loads it).
     pub variant: String,
+    /// The titles of the documents its rules cite besides the bundled variants' (a new
+    /// variant's own source: `"Golf (six-card), as commonly played"`).
+    #[serde(default)]
+    pub documents: Vec<String>,
     /// Its rules, in file order.
     pub rules: Vec<RuleEntry>,
 }
