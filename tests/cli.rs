@@ -201,13 +201,18 @@ fn check_reports_a_file_that_is_not_utf8_and_goes_on() {
     .expect("a symlink to the rules");
     let bad = dir.write("spec-tests/a_bad.feature", NOT_UTF8);
     dir.write("spec-tests/b_good.feature", PASSING);
+    // Every variant of rules/, however many there are.
+    let variants = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().join("variant.yaml").is_file())
+        .count();
     check(
         &["check", &dir.0.display().to_string()],
         2,
         &[
             &format!("ERROR  {bad}"),
             "× this file is not UTF-8: byte 76 (line 3, column 44) is 0xFF, which does not start a character",
-            "checked 4 variants and 2 files (2 scenarios): 1 problem\n",
+            &format!("checked {variants} variants and 2 files (2 scenarios): 1 problem\n"),
         ],
     );
 }
@@ -863,11 +868,44 @@ fn check_finds_calls_of_functions_that_exist_nowhere() {
     ╭─[spec-tests/invalid/variants/api_typo/rules.rhai:17:21]
  16 │ fn on_draw(game, p, args) {
  17 │     let card = game.topp(\"deck\");
-    ·                     ──────┬──────
+    ·                     ──────┬─────
     ·                           ╰── unknown function
  18 │     game.add_to_hand(card, p);
     ╰────
 checked 1 variant and 1 file (1 scenario): 1 problem
+"
+    );
+}
+
+#[test]
+fn check_finds_names_written_as_literals_that_the_variant_does_not_declare() {
+    let run = deckspec(&[
+        "check",
+        "--rules",
+        "spec-tests/invalid/variants",
+        "spec-tests/invalid/variants/name_typo/scenario.feature",
+    ]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stdout,
+        "ERROR  spec-tests/invalid/variants/name_typo: 1 action · 1 rule · no bots · 1 to 32 players · 4 of 4 functions compiled (1 into their callers)
+  × `dekc` is not a pile of name_typo: did you mean `deck`?
+    ╭─[spec-tests/invalid/variants/name_typo/rules.rhai:17:25]
+ 16 │ fn on_draw(game, p, args) {
+ 17 │     let card = game.top(\"dekc\");
+    ·                         ───┬──
+    ·                            ╰── not declared in variant.yaml
+ 18 │     game.add_to_hand(card, p);
+    ╰────
+  × `nots` is not a game variable of name_typo: did you mean `note`?
+    ╭─[spec-tests/invalid/variants/name_typo/rules.rhai:19:14]
+ 18 │     game.add_to_hand(card, p);
+ 19 │     game.set(\"nots\", game.get(\"note\") + 1);
+    ·              ───┬──
+    ·                 ╰── not declared in variant.yaml
+ 20 │ }
+    ╰────
+checked 1 variant and 1 file (1 scenario): 2 problems
 "
     );
 }

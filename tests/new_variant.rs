@@ -51,12 +51,14 @@ fn project() -> (tempfile::TempDir, PathBuf) {
 /// The commands of `.ci/run` that take every variant of `rules/`, with the built binary in place
 /// of `cargo run … --` and `target/release/deckspec`, and fewer games.
 fn ci_per_variant_script() -> String {
-    let ci = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run")).unwrap();
+    let ci =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run")).unwrap();
     let binary = env!("CARGO_BIN_EXE_deckspec");
     let mut script = String::from("set -eu\n");
     let mut in_loop = false;
     for line in ci.lines() {
-        let ratchet = line.starts_with("cargo run --locked --quiet -- ") && line.contains("--ratchet");
+        let ratchet =
+            line.starts_with("cargo run --locked --quiet -- ") && line.contains("--ratchet");
         if line.starts_with("for folder in rules/*/") {
             in_loop = true;
         }
@@ -119,14 +121,23 @@ fn a_copied_variant_passes_every_variant_wide_check_without_an_edit() {
     let out = deckspec(
         &root,
         &[
-            "simulate", NEW, "--games", "40", "--bots", "easy,medium,hard,expert", "--json",
+            "simulate",
+            NEW,
+            "--games",
+            "40",
+            "--bots",
+            "easy,medium,hard,expert",
+            "--json",
         ],
     );
     assert!(out.status.success(), "{out:?}");
     let summary: Json = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["bot_refusals"], 0, "{summary}");
     assert_eq!(summary["bot_unknown_cards"], 0, "{summary}");
-    assert!(summary["bot_decisions"].as_u64().unwrap() > 100, "{summary}");
+    assert!(
+        summary["bot_decisions"].as_u64().unwrap() > 100,
+        "{summary}"
+    );
 
     // CI's per-variant commands, as `.ci/run` has them, pass on the project with the copy.
     let out = Command::new("sh")

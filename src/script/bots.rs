@@ -302,6 +302,8 @@ impl BotBook {
                 module: None,
             }],
             &ast,
+            table,
+            super::bot_natives::BOT_TABLES,
         );
         if !ast
             .iter_functions()

@@ -108,7 +108,8 @@ impl SourceDiagnostic {
         label: &str,
     ) -> SourceDiagnostic {
         let start = offset_of(src, line, column);
-        let end = src[start..].find('\n').map_or(src.len(), |n| start + n);
+        let line_end = src[start..].find('\n').map_or(src.len(), |n| start + n);
+        let end = extent(&src[start..line_end]).map_or(line_end, |n| start + n);
         let end = if end == start {
             (start + 1).min(src.len())
         } else {
@@ -123,6 +124,65 @@ impl SourceDiagnostic {
             "{}:{}:{}: {}",
             self.path, self.line, self.column, self.message
         )
+    }
+}
+
+/// How far the expression starting `text` (the rest of its line) reaches, so that an underline
+/// covers the call, literal or operator at fault rather than the rest of the line: a string
+/// literal to its closing quote; a name or `.method` with its `(…)` arguments; a run of
+/// operator characters. `None` when nothing of the kind starts there, or a bracket is not closed
+/// on the line.
+fn extent(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let string_end = |from: usize| -> Option<usize> {
+        let mut i = from + 1;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 2,
+                b'"' => return Some(i + 1),
+                _ => i += 1,
+            }
+        }
+        None
+    };
+    let is_name = |b: u8| b.is_ascii_alphanumeric() || b"_:.".contains(&b);
+    match *bytes.first()? {
+        b'"' => string_end(0),
+        b'.' | b'_' | b'a'..=b'z' | b'A'..=b'Z' => {
+            let mut i = usize::from(bytes[0] == b'.');
+            while i < bytes.len() && is_name(bytes[i]) {
+                i += 1;
+            }
+            if bytes.get(i) != Some(&b'(') {
+                return Some(i);
+            }
+            let mut depth = 0usize;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'"' => {
+                        i = string_end(i)?;
+                        continue;
+                    }
+                    b'(' | b'[' | b'{' => depth += 1,
+                    b')' | b']' | b'}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        b if b"=!<>&|+-*/%^".contains(&b) => Some(
+            bytes
+                .iter()
+                .position(|b| !b"=!<>&|+-*/%^".contains(b))
+                .unwrap_or(bytes.len()),
+        ),
+        _ => None,
     }
 }
 
@@ -286,4 +346,28 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     crate::suggest::did_you_mean(word, candidates)
         .map(|c| format!(": did you mean `{c}`?"))
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extent;
+
+    #[test]
+    fn an_underline_covers_the_call_literal_or_operator_at_fault() {
+        let cases = [
+            (".top(\"dekc\");", Some(".top(\"dekc\")")),
+            ("game.get(\"a)\") && x == 1 {", Some("game.get(\"a)\")")),
+            ("f(g(1), [2, 3]) + 1", Some("f(g(1), [2, 3])")),
+            ("\"nots\", game.get(\"note\") + 1);", Some("\"nots\"")),
+            ("== c {", Some("==")),
+            ("x.y && z", Some("x.y")),
+            ("recall::win(game, p);", Some("recall::win(game, p)")),
+            ("f(1,", None),
+            ("\"open", None),
+            ("(a)", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(extent(text).map(|n| &text[..n]), want, "{text}");
+        }
+    }
 }

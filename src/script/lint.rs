@@ -1,9 +1,12 @@
 //! Static checks of compiled scripts: for `deckspec check`, every call of a function that is
 //! neither the game API, nor a bot-view function, nor defined in the scripts, nor a Rhai
-//! built-in, with where it is written and a did-you-mean; at load, an assignment that would
-//! change a constant Rhai has folded into its value.
+//! built-in, with where it is written and a did-you-mean; every name written as a literal (a
+//! pile, phase, variable, event or house rule passed to the game API) that the variant does not
+//! declare; at load, an assignment that would change a constant Rhai has folded into its value.
 
 use super::error::SourceDiagnostic;
+use super::natives::Native;
+use crate::kernel::Table;
 use rhai::{AST, ASTNode, Engine, Expr, Position, Stmt};
 use std::collections::HashSet;
 use std::path::Path;
@@ -92,6 +95,71 @@ pub(crate) fn unknown_calls(
                 pos.position().unwrap_or(1),
                 message,
                 "unknown function",
+            )
+        })
+        .collect()
+}
+
+/// Names written as string literals where a kernel function of `tables` takes a name (`game.get(
+/// "out_player")`, `game.top("discard")`) that `table` does not declare: one diagnostic each, at
+/// the literal, with a did-you-mean. A name the script computes is checked when it runs.
+pub(crate) fn unknown_literal_names(
+    ast: &AST,
+    path: &Path,
+    src: &str,
+    table: &Table,
+    tables: &[&[Native]],
+) -> Vec<SourceDiagnostic> {
+    let mut found = Vec::new();
+    ast.walk(&mut |nodes: &[ASTNode]| {
+        let Some(ASTNode::Expr(expr)) = nodes.last() else {
+            return true;
+        };
+        // A method call's arguments leave out its receiver, which the entry counts as 0.
+        let (call, receiver) = match expr {
+            Expr::FnCall(call, _) => (call, 0),
+            Expr::MethodCall(call, _) => (call, 1),
+            _ => return true,
+        };
+        if !call.namespace.is_empty() {
+            return true;
+        }
+        let arity = call.args.len() + receiver;
+        let named = tables
+            .iter()
+            .flat_map(|t| t.iter())
+            .filter(|n| n.name == call.name.as_str() && n.params.len() == arity)
+            .find_map(|n| n.named.as_ref());
+        let Some(named) = named else {
+            return true;
+        };
+        let Some(Expr::StringConstant(text, pos)) = named
+            .arg
+            .checked_sub(receiver)
+            .and_then(|i| call.args.get(i))
+        else {
+            return true;
+        };
+        if named.kind.lookup(table, text).is_none() {
+            found.push((text.to_string(), *pos, named.kind));
+        }
+        true
+    });
+    found
+        .into_iter()
+        .map(|(text, pos, kind)| {
+            let help = super::error::suggest(&text, kind.declared(table).into_iter());
+            SourceDiagnostic::at_line(
+                path,
+                src,
+                pos.line().unwrap_or(1),
+                pos.position().unwrap_or(1),
+                format!(
+                    "`{text}` is not {} of {}{help}",
+                    kind.describe(),
+                    table.variant
+                ),
+                "not declared in variant.yaml",
             )
         })
         .collect()

@@ -359,6 +359,8 @@ pub(crate) fn lint(
     modules: &[Compiled],
     scripts: &[Compiled],
     merged: &AST,
+    table: &crate::kernel::Table,
+    natives: super::natives::Tables,
 ) -> Vec<SourceDiagnostic> {
     let known = super::lint::engine_functions(engine);
     let names = |ast: &AST| -> HashSet<String> {
@@ -378,6 +380,11 @@ pub(crate) fn lint(
     for s in scripts {
         out.extend(super::lint::unknown_calls(
             &s.ast, &s.path, &s.src, &known, &all,
+        ));
+    }
+    for c in modules.iter().chain(scripts) {
+        out.extend(super::lint::unknown_literal_names(
+            &c.ast, &c.path, &c.src, table, natives,
         ));
     }
     out
@@ -631,7 +638,14 @@ impl Variant {
         };
         let entry = script_path.display().to_string();
         ast.set_source(entry.clone());
-        let unknown_calls = lint(&engine, &module_asts, &script_asts, &ast);
+        let unknown_calls = lint(
+            &engine,
+            &module_asts,
+            &script_asts,
+            &ast,
+            &table,
+            super::natives::RULES,
+        );
         // Only inherited functions need their file: the others are in the entry script.
         fn_files.retain(|_, file| *file != entry);
 

@@ -18,8 +18,32 @@ pub(crate) enum NameKind {
 }
 
 impl NameKind {
+    /// What the kind is called in a message.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            NameKind::GameVar => "a game variable",
+            NameKind::PlayerVar => "a player variable",
+            NameKind::Pile => "a pile",
+            NameKind::Phase => "a phase",
+            NameKind::Event => "an event",
+            NameKind::HouseRule => "a house rule",
+        }
+    }
+
+    /// Every name of this kind the table declares, for a did-you-mean.
+    pub(crate) fn declared(self, table: &Table) -> Vec<&str> {
+        match self {
+            NameKind::GameVar => table.game_vars.iter().map(|v| v.0.as_str()).collect(),
+            NameKind::PlayerVar => table.player_vars.iter().map(|v| v.0.as_str()).collect(),
+            NameKind::Pile => table.piles.iter().map(|p| p.name.as_str()).collect(),
+            NameKind::Phase => table.phases.iter().map(|p| p.name.as_str()).collect(),
+            NameKind::Event => table.events.iter().map(|e| &**e).collect(),
+            NameKind::HouseRule => table.house_rules.iter().map(|h| h.0.as_str()).collect(),
+        }
+    }
+
     /// The index of the declaration named `name` (a hash lookup).
-    fn lookup(self, table: &Table, name: &str) -> Option<usize> {
+    pub(crate) fn lookup(self, table: &Table, name: &str) -> Option<usize> {
         match self {
             NameKind::GameVar => table.game_var(name),
             NameKind::PlayerVar => table.player_var(name),
