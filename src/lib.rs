@@ -6,11 +6,17 @@
 //! - [`scenarios`]: running scenario files against script variants (`ScriptProvider`).
 //! - [`play`]: a play-test session, a person against bots (`deckspec play`).
 //! - [`record`]: a played game written as a scenario file that replays it.
-//! - [`serve`]: `deckspec serve`, games hosted over HTTP and WebSocket with a SQLite store.
+//! - [`serve`]: `deckspec serve`, games hosted over HTTP and WebSocket with a SQLite store
+//!   (feature `serve`).
 //! - [`mutate`]: mutation testing of rule scripts against their scenarios (`deckspec mutate`).
 //! - [`sim`]: studies of many seeded games with computer seats, and their summaries.
 //! - [`scaffold`]: a new variant and its scenarios folder (`deckspec new`).
-//! - [`command_line`]: the `deckspec` program itself.
+//! - [`command_line`]: the `deckspec` program itself (feature `cli`).
+//!
+//! The features `cli`, `serve` and `play` (`deckspec play` at a terminal) are on by default;
+//! with `default-features = false` the library builds alone, without the server, terminal and
+//! command-line crates (tokio, axum, hyper, rusqlite, rustyline, clap, indicatif, mimalloc).
+//! `examples/embed.rs` plays a game that way.
 //!
 //! Embedding a game in a server:
 //!
@@ -102,17 +108,23 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
 
+#[cfg(feature = "mimalloc")]
 pub mod allocator;
+#[cfg(feature = "cli")]
 mod cli;
 pub mod coverage;
 pub mod kernel;
 pub mod mutate;
 pub mod play;
 pub mod record;
+// The simulation report page is the command line's (`simulate --report`); the coverage page
+// shares its helpers.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 mod report;
 pub mod scaffold;
 pub mod scenarios;
 pub mod script;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod sim;
 pub mod spec;
@@ -123,6 +135,7 @@ mod suggest;
 /// with clap's message on bad ones), runs the command on a thread with the stack rule scripts
 /// need (`script::SCRIPT_STACK_BYTES`), and returns the exit status: 0 success, 1 a scenario or
 /// game failed, 2 bad input (README.md lists them).
+#[cfg(feature = "cli")]
 pub fn command_line() -> i32 {
     use clap::Parser;
     let cli = cli::Cli::parse();

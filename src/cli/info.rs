@@ -17,6 +17,7 @@ pub struct InfoArgs {
     pub json: bool,
     /// Print the WebSocket messages a client of `deckspec serve` sends for each action, and the
     /// events the server sends, as a Markdown table.
+    #[cfg(feature = "serve")]
     #[arg(long, conflicts_with = "json")]
     pub messages: bool,
     /// The folder holding the variants.
@@ -276,14 +277,17 @@ pub fn info(args: &InfoArgs) -> i32 {
         Ok(v) => {
             if args.json {
                 outln!("{}", as_json(&v));
-            } else if args.messages {
+                return EXIT_OK;
+            }
+            #[cfg(feature = "serve")]
+            if args.messages {
                 out!(
                     "{}",
                     crate::serve::protocol::markdown(&[(&**v.table(), &v.action_docs)])
                 );
-            } else {
-                out!("{}", text(&v));
+                return EXIT_OK;
             }
+            out!("{}", text(&v));
             EXIT_OK
         }
         Err(e) => {

@@ -3,13 +3,16 @@
 
 #[macro_use]
 mod out;
+#[cfg(feature = "serve")]
 mod backup; // issue 41: `deckspec backup`
 mod check;
 mod coverage;
 mod info;
 mod mutate;
 mod new; // issue 42: `deckspec new`
+#[cfg(feature = "play")]
 mod play;
+#[cfg(feature = "serve")]
 mod serve;
 mod simulate;
 
@@ -61,6 +64,7 @@ pub enum Command {
     /// house rules with types, defaults and ranges, timers and bot levels.
     Info(info::InfoArgs),
     /// Play a variant against its bots: at a terminal, or one command per line through a pipe.
+    #[cfg(feature = "play")]
     Play(play::PlayArgs),
     /// Mutation testing: make small wrong versions (mutants) of each variant's rule scripts and
     /// run its scenarios against each; report the mutants no scenario notices.
@@ -70,9 +74,11 @@ pub enum Command {
     Coverage(coverage::CoverageArgs),
     /// Host tables over HTTP and WebSocket: people in a browser (at `/`) and programs play any
     /// variant, with bots; every table is kept in a SQLite file and survives a restart.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
     /// Copy a server's store (its SQLite file) to a new file, consistently, while the server
     /// runs; an existing file is never overwritten.
+    #[cfg(feature = "serve")]
     Backup(backup::BackupArgs),
     /// Start a variant: `rules/<name>/` and `spec-tests/<name>/` with a small complete game
     /// (every hook, bots, a rulebook, passing scenarios), or with `--from` a copy of a variant.
@@ -115,8 +121,11 @@ pub fn run(cli: Cli) -> i32 {
         Command::Test(args) => test(args),
         Command::Check { paths, rules } => check::check(&paths, rules.as_deref()),
         Command::Info(args) => info::info(&args),
+        #[cfg(feature = "play")]
         Command::Play(args) => play::play(args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::serve(args),
+        #[cfg(feature = "serve")]
         Command::Backup(args) => backup::backup(&args),
         Command::Mutate(args) => mutate::mutate(args),
         Command::Coverage(args) => coverage::coverage(args),
