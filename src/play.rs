@@ -278,14 +278,33 @@ impl<'v> Session<'v> {
             out.push_str("you have no legal action now: `wait` runs the clock to the next timer\n");
         } else {
             out.push_str("you can do:\n");
-            for action in &mine {
-                let command = crate::record::action_command(&self.game, action);
+            // One action's ways (a two-slot peek has a dozen) are listed up to a few, its doc
+            // once: the list stays a screenful.
+            const WAYS_SHOWN: usize = 3;
+            let mut i = 0;
+            while i < mine.len() {
+                let name = &mine[i].name;
+                let ways = mine[i..].iter().take_while(|a| a.name == *name).count();
                 let doc = self
                     .variant
                     .action_docs
-                    .get(&*action.name)
+                    .get(&**name)
                     .map_or("", String::as_str);
-                let _ = writeln!(out, "  {command:<30}  {doc}");
+                let shown = if ways > WAYS_SHOWN + 1 {
+                    WAYS_SHOWN
+                } else {
+                    ways
+                };
+                for (k, action) in mine[i..i + shown].iter().enumerate() {
+                    let command = crate::record::action_command(&self.game, action);
+                    let doc = if k == 0 { doc } else { "" };
+                    let line = format!("  {command:<30}  {doc}");
+                    let _ = writeln!(out, "{}", line.trim_end());
+                }
+                if shown < ways {
+                    let _ = writeln!(out, "  … and {} more `{name}` commands", ways - shown);
+                }
+                i += ways;
             }
         }
         out.push_str("also: wait [SECONDS], undo, help, quit\n");

@@ -228,7 +228,12 @@ fn genhtml_reads_the_tracefile() {
             std::env::var_os("DECKSPEC_REQUIRE_GENHTML").is_none(),
             "genhtml is required here (DECKSPEC_REQUIRE_GENHTML) but not installed"
         );
-        eprintln!("skipped: genhtml (the lcov package) is not installed");
+        // Straight to the terminal: the test harness captures `eprintln!`, and would hide it.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED genhtml_reads_the_tracefile: genhtml is not installed (apt-get install lcov)"
+        );
         return;
     };
     let dir = tempfile::tempdir().unwrap();
