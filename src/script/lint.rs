@@ -148,7 +148,7 @@ pub(crate) fn unknown_literal_names(
     found
         .into_iter()
         .map(|(text, pos, kind)| {
-            let help = super::error::suggest(&text, kind.declared(table).into_iter());
+            let help = super::error::suggest(&text, kind.declared(table));
             SourceDiagnostic::at_line(
                 path,
                 src,
