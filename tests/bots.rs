@@ -113,9 +113,16 @@ fn harder_levels_beat_easier_ones_by_ten_points() {
     const MAX_GAMES: u64 = 1000;
     const NEEDED: f64 = 0.10;
     let pairs = [("medium", "easy"), ("hard", "medium"), ("expert", "hard")];
+    // Every variant of rules/ with bots, a new one too.
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    let names: Vec<String> = variant_names(&rules)
+        .into_iter()
+        .filter(|name| rules.join(name).join("bots.yaml").is_file())
+        .collect();
+    assert!(names.len() >= 4, "{names:?}");
     std::thread::scope(|scope| {
-        let runs: Vec<_> = ["recall", "dutch"]
-            .into_iter()
+        let runs: Vec<_> = names
+            .iter()
             .map(|name| {
                 scope.spawn(move || {
                     let variant = load(name);
@@ -123,7 +130,7 @@ fn harder_levels_beat_easier_ones_by_ten_points() {
                         .iter()
                         .map(|&(strong, weak)| {
                             (
-                                name,
+                                name.as_str(),
                                 strong,
                                 weak,
                                 duel(&variant, strong, weak, NEEDED, MAX_GAMES),

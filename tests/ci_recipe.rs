@@ -158,7 +158,7 @@ fn the_workflow_runs_in_a_rules_only_repository() {
         "deckspec check",
         "deckspec test --junit report.xml",
         "deckspec mutate --ratchet",
-        "deckspec coverage --lcov lcov.info",
+        "deckspec coverage --ratchet --lcov lcov.info",
     ] {
         assert!(
             commands.iter().any(|c| c.contains(command)),
