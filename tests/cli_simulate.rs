@@ -180,11 +180,11 @@ fn simulate_checks_every_count_before_playing() {
     for (players, message) in [
         (
             "1",
-            "error: --players: cambia is for 2 to 7 players, not 1\n",
+            "error: --players: cambia is for 2 to 7 players, not 1: at least 2 players\n",
         ),
         (
             "20",
-            "error: --players: cambia is for 2 to 7 players, not 20\n",
+            "error: --players: cambia is for 2 to 7 players, not 20: at most 7 players\n",
         ),
     ] {
         fails(&["simulate", "cambia", "--players", players], 2, message);

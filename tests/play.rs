@@ -211,7 +211,7 @@ fn play_checks_its_arguments_before_dealing() {
     for (args, message) in [
         (
             &["play", "cambia", "--players", "9"][..],
-            "error: --players: cambia is for 2 to 7 players, not 9\n",
+            "error: --players: cambia is for 2 to 7 players, not 9: at most 7 players\n",
         ),
         (
             &["play", "cambia", "--bots", "godlike"][..],

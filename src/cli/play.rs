@@ -129,8 +129,10 @@ fn setup<'v>(args: &PlayArgs, variant: &'v Variant) -> Result<Setup<'v>, String>
     let range = variant.table().players;
     if !range.contains(args.players) {
         return Err(format!(
-            "--players: {} is for {range} players, not {}",
-            variant.name, args.players
+            "--players: {} is for {range} players, not {}: {}",
+            variant.name,
+            args.players,
+            range.bound_for(args.players)
         ));
     }
     if args.players > NAMES.len() + 1 {

@@ -128,8 +128,10 @@ fn plan<'a>(args: &SimulateArgs, variant: &'a Variant) -> Result<Study<'a>, Stri
     let range = variant.table().players;
     if !range.contains(args.players) {
         return Err(format!(
-            "--players: {} is for {range} players, not {}",
-            variant.name, args.players
+            "--players: {} is for {range} players, not {}: {}",
+            variant.name,
+            args.players,
+            range.bound_for(args.players)
         ));
     }
     if args.games == 0 {

@@ -175,7 +175,7 @@ pub enum NewGameError {
         found: String,
     },
     /// A player count outside the variant's `players: {min, max}`.
-    #[error("{variant} is for {range} players, not {count}")]
+    #[error("{variant} is for {range} players, not {count}: {}", range.bound_for(*count))]
     PlayerCount {
         /// The variant's name.
         variant: String,

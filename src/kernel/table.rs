@@ -270,6 +270,18 @@ impl PlayerRange {
     }
 }
 
+impl PlayerRange {
+    /// The bound a count outside the range breaks, in words: `at most 7 players`,
+    /// `at least 2 players`.
+    pub fn bound_for(&self, count: usize) -> String {
+        if count > self.max {
+            format!("at most {} players", self.max)
+        } else {
+            format!("at least {} players", self.min)
+        }
+    }
+}
+
 impl std::fmt::Display for PlayerRange {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.min == self.max {

@@ -461,9 +461,10 @@ impl Server {
         let count = request.players.len() + request.bots.len();
         if count < range.min || count > range.max {
             return Err(format!(
-                "{} is for {} players, not {count} ({} players and {} bots)",
+                "{} is for {} players, not {count}: {} ({} players and {} bots)",
                 variant.name,
                 range,
+                range.bound_for(count),
                 request.players.len(),
                 request.bots.len()
             ));

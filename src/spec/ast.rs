@@ -307,6 +307,8 @@ pub enum Audience {
     Player(Name),
     /// `ann does not see`
     NotPlayer(Name),
+    /// `nobody sees`
+    Nobody,
 }
 
 /// One `<field> <value>` pair after `with`; `path` is dotted (`card.rank`).
@@ -384,6 +386,30 @@ pub enum StepBody {
     },
     /// `everyone knows ann's slot 1` / `everyone knows KH`
     EveryoneKnows(KnowTarget),
+    /// `the setup is rejected [with "<text>"]`: the Givens describe a game the rules refuse to
+    /// set up.
+    SetupRejected {
+        /// The text the reason must contain (case-insensitive), if given.
+        reason: Option<Spanned<String>>,
+    },
+    /// `the discard pile has 3 cards`
+    DiscardPileHas(u32),
+    /// `ann sees, in order: player_discard, game_player_turn`
+    SeesInOrder {
+        /// Who sees them.
+        player: Name,
+        /// The events, in the order they must have reached the player.
+        events: Vec<Name>,
+    },
+    /// `ann may do snap slot 2` / `ann may not do draw_stockpile`
+    MayDo {
+        /// Who would act.
+        player: Name,
+        /// The action and its arguments.
+        action: ActionCall,
+        /// `true` for `may do`, `false` for `may not do`.
+        allowed: bool,
+    },
     /// `ann's slot 1 is face up` / `ann's slots 0 and 3 are face down`: as a Given, turns those
     /// cards so; as a Then, checks it.
     FaceState {
@@ -551,6 +577,18 @@ impl StepBody {
                 target.spans_mut(&mut out);
             }
             StepBody::EveryoneKnows(target) => target.spans_mut(&mut out),
+            StepBody::SetupRejected { reason } => {
+                out.extend(reason.iter_mut().map(|r| &mut r.span))
+            }
+            StepBody::DiscardPileHas(_) => {}
+            StepBody::SeesInOrder { player, events } => {
+                out.push(&mut player.span);
+                out.extend(events.iter_mut().map(|e| &mut e.span));
+            }
+            StepBody::MayDo { player, action, .. } => {
+                out.push(&mut player.span);
+                action.spans_mut(&mut out);
+            }
             StepBody::FaceState { player, slots, .. } => {
                 out.push(&mut player.span);
                 out.extend(slots.iter_mut().map(|s| &mut s.span));
@@ -595,7 +633,7 @@ impl StepBody {
                     Audience::Only(p) | Audience::Player(p) | Audience::NotPlayer(p) => {
                         out.push(&mut p.span)
                     }
-                    Audience::Everyone => {}
+                    Audience::Everyone | Audience::Nobody => {}
                 }
                 out.push(&mut event.span);
                 for field in fields {

@@ -150,7 +150,8 @@ fn allowed_kinds(body: &StepBody) -> &'static [StepKind] {
         | StepBody::DiscardPileIs(_)
         | StepBody::Turn(_)
         | StepBody::Knows { .. }
-        | StepBody::FaceState { .. } => &[Given, Then],
+        | StepBody::FaceState { .. }
+        | StepBody::Property { .. } => &[Given, Then],
         StepBody::Does { .. }
         | StepBody::BotActs { .. }
         | StepBody::TimePasses { .. }
@@ -168,7 +169,10 @@ fn allowed_kinds(body: &StepBody) -> &'static [StepKind] {
         | StepBody::Draw
         | StepBody::Over
         | StepBody::NotOver
-        | StepBody::Property { .. }
+        | StepBody::SetupRejected { .. }
+        | StepBody::DiscardPileHas(_)
+        | StepBody::SeesInOrder { .. }
+        | StepBody::MayDo { .. }
         | StepBody::Sees { .. }
         | StepBody::BotChose { .. }
         | StepBody::Receives { .. } => &[Then],
@@ -194,6 +198,11 @@ fn template_of(body: &StepBody) -> &'static str {
         StepBody::Knows { .. } => "<player> knows <card or slot>",
         StepBody::DoesNotKnow { .. } => "<player> does not know <card or slot>",
         StepBody::EveryoneKnows(_) => "everyone knows <card or slot>",
+        StepBody::SetupRejected { .. } => "the setup is rejected with \"<text>\"",
+        StepBody::DiscardPileHas(_) => "the discard pile has <n> cards",
+        StepBody::SeesInOrder { .. } => "<player> sees, in order: <event>, <event>, …",
+        StepBody::MayDo { allowed: true, .. } => "<player> may do <action> [<args>]",
+        StepBody::MayDo { allowed: false, .. } => "<player> may not do <action> [<args>]",
         StepBody::FaceState { up: true, .. } => "<player>'s slot <n> is face up",
         StepBody::FaceState { up: false, .. } => "<player>'s slot <n> is face down",
         StepBody::Did { .. } => "<player> did <action> [<args>]",

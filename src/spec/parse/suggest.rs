@@ -96,6 +96,28 @@ const TEMPLATES: &[Template] = &[
     ),
     template("it is <player>'s turn", "it is * 's turn", GIVEN_THEN),
     template("everyone knows <card or slot>", "everyone knows **", THEN),
+    template(
+        "the setup is rejected with \"<text>\"",
+        "the setup is rejected **",
+        THEN,
+    ),
+    template(
+        "the discard pile has <n> cards",
+        "the discard pile has * cards",
+        THEN,
+    ),
+    template("nobody sees <event>", "nobody sees **", THEN),
+    template(
+        "<player> sees, in order: <event>, <event>, …",
+        "* sees, in order: **",
+        THEN,
+    ),
+    template("<player> may do <action> [<args>]", "* may do **", THEN),
+    template(
+        "<player> may not do <action> [<args>]",
+        "* may not do **",
+        THEN,
+    ),
     template("<player> knows <card or slot>", "* knows **", GIVEN_THEN),
     template(
         "<player> does not know <card or slot>",

@@ -468,12 +468,21 @@ impl StepCx {
                 }
                 Rule::times => {
                     let count = kids(part.clone()).first().and_then(|n| self.count(n));
-                    if matches!(audience, Audience::NotPlayer(_)) {
+                    let negative = match audience {
+                        Audience::NotPlayer(_) => Some("does not see"),
+                        Audience::Nobody => Some("nobody sees"),
+                        _ => None,
+                    };
+                    if let Some(form) = negative {
                         self.problems.push(
-                            Problem::new("`does not see` takes no count", self.span(part), "count")
-                                .with_help(Some(
-                                    "`does not see` means not even once: remove the count".into(),
-                                )),
+                            Problem::new(
+                                format!("`{form}` takes no count"),
+                                self.span(part),
+                                "count",
+                            )
+                            .with_help(Some(format!(
+                                "`{form}` means not even once: remove the count"
+                            ))),
                         );
                         ok = false;
                     }
@@ -528,6 +537,36 @@ impl StepCx {
             (R::game_not_over, []) => StepBody::NotOver,
             (R::turn, [player]) => StepBody::Turn(self.name(player)),
             (R::everyone_sees, rest) => self.sees(Audience::Everyone, rest)?,
+            (R::nobody_sees, rest) => self.sees(Audience::Nobody, rest)?,
+            (R::setup_rejected, []) => StepBody::SetupRejected { reason: None },
+            (R::setup_rejected, [text]) => StepBody::SetupRejected {
+                reason: Some(Spanned::new(unquote(text.clone()), self.span(text))),
+            },
+            (R::discard_pile_has, [n]) => StepBody::DiscardPileHas(self.count(n)?),
+            (R::sees_in_order, [player, rest @ ..]) => {
+                let events: Vec<_> = rest
+                    .iter()
+                    .filter(|p| p.as_rule() == R::event)
+                    .cloned()
+                    .collect();
+                if !self.bounded(&events, "events") {
+                    return None;
+                }
+                StepBody::SeesInOrder {
+                    player: self.name(player),
+                    events: events.iter().map(|e| self.name(e)).collect(),
+                }
+            }
+            (R::may_do, [player, rest @ ..]) => {
+                let player = self.name(player);
+                let allowed = !rest.iter().any(|p| p.as_rule() == R::may_not);
+                let action = rest.iter().find(|p| p.as_rule() == R::action)?;
+                StepBody::MayDo {
+                    player,
+                    action: self.action(action.clone())?,
+                    allowed,
+                }
+            }
             (R::only_sees, [player, rest @ ..]) => {
                 let player = self.name(player);
                 self.sees(Audience::Only(player), rest)?

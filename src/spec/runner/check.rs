@@ -67,15 +67,24 @@ pub fn check(
         }
     };
     let table = v.table();
+    // A scenario that expects its setup to be refused (`Then the setup is rejected`) may describe
+    // a game the rules refuse: its player count and house-rule ranges are the run's to judge.
+    let expects_rejection = scenario
+        .steps
+        .iter()
+        .any(|s| matches!(s.body, Some(StepBody::SetupRejected { .. })));
     // More than any game may have is said by the bounds check.
-    if players.len() <= crate::kernel::limits::MAX_PLAYERS && !table.players.contains(players.len())
+    if !expects_rejection
+        && players.len() <= crate::kernel::limits::MAX_PLAYERS
+        && !table.players.contains(players.len())
     {
         problems.push(Problem::new(
             format!(
-                "{} is for {} players, not {}",
+                "{} is for {} players, not {}: {}",
                 table.variant,
                 table.players,
-                players.len()
+                players.len(),
+                table.players.bound_for(players.len())
             ),
             first.span,
             "this game",
@@ -165,12 +174,16 @@ pub fn check(
             )),
             StepBody::HouseRule { name, value } => {
                 known("a house rule", name, house.clone(), &mut problems);
-                house_value(table, name, value, &mut problems);
+                if !expects_rejection {
+                    house_value(table, name, value, &mut problems);
+                }
             }
             StepBody::HouseRules(rows) => {
                 for (name, value) in rows {
                     known("a house rule", name, house.clone(), &mut problems);
-                    house_value(table, name, value, &mut problems);
+                    if !expects_rejection {
+                        house_value(table, name, value, &mut problems);
+                    }
                 }
             }
             StepBody::Holds { player: p, .. }
@@ -264,9 +277,29 @@ pub fn check(
                     Audience::Only(p) | Audience::Player(p) | Audience::NotPlayer(p) => {
                         player(p, &mut problems)
                     }
-                    Audience::Everyone => {}
+                    Audience::Everyone | Audience::Nobody => {}
                 }
                 known("an event", event, events.clone(), &mut problems);
+            }
+            StepBody::SeesInOrder {
+                player: p,
+                events: names,
+            } => {
+                player(p, &mut problems);
+                for event in names {
+                    known("an event", event, events.clone(), &mut problems);
+                }
+            }
+            StepBody::MayDo {
+                player: p, action, ..
+            } => {
+                player(p, &mut problems);
+                known("an action", &action.name, actions.clone(), &mut problems);
+                for arg in &action.args {
+                    if let ArgExpr::Slot { owner: Some(o), .. } = &arg.node {
+                        player(o, &mut problems);
+                    }
+                }
             }
             _ => {}
         }

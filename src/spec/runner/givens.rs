@@ -2,7 +2,7 @@
 //! variant's own deal (see ARCHITECTURE.md, "Scenario positions by re-assigning faces").
 
 use super::run::{Failure, Run};
-use crate::kernel::{CardIdx, Face};
+use crate::kernel::{CardIdx, Face, Value};
 use crate::spec::ast::*;
 
 impl Run<'_> {
@@ -244,6 +244,67 @@ impl Run<'_> {
                 .map_err(|e| Failure::at(step, e.to_string()))?;
         }
         Ok(())
+    }
+
+    /// `Given ann's collection_rank is 7`, `Given the discard_pile_sealed is true`: a property the
+    /// variant exposes set, in the order written. The value takes the kind of the variable's
+    /// declared default (or current value): text for a rank kept as text, a player for a name,
+    /// a card for a face, `()` for `none`.
+    pub(super) fn set_property(
+        &mut self,
+        step: &Step,
+        player: Option<&Name>,
+        name: &Spanned<String>,
+        value: &Spanned<Literal>,
+    ) -> Result<(), Failure> {
+        let table = self.game.table.clone();
+        let key = name.node.replace(' ', "_");
+        let unknown = || {
+            Failure::at(
+                step,
+                format!("`{}` is not a property of {}", name.node, table.variant),
+            )
+        };
+        let (index, declared) = match player {
+            Some(_) => table.player_var(&key).map(|i| (i, &table.player_vars[i].1)),
+            None => table.game_var(&key).map(|i| (i, &table.game_vars[i].1)),
+        }
+        .ok_or_else(unknown)?;
+        let current = match player {
+            Some(p) => self.game.state.player_vars[self.seat(p).index()][index].clone(),
+            None => self.game.state.game_vars[index].clone(),
+        };
+        let kind = if matches!(current, Value::Unit) {
+            declared.clone()
+        } else {
+            current
+        };
+        let value = self.property_value(step, &value.node, &kind)?;
+        match player {
+            Some(p) => {
+                let seat = self.seat(p);
+                std::sync::Arc::make_mut(&mut self.game.state.player_vars[seat.index()])[index] =
+                    value;
+            }
+            None => std::sync::Arc::make_mut(&mut self.game.state.game_vars)[index] = value,
+        }
+        Ok(())
+    }
+
+    /// A literal as a value of the kind `like` is.
+    fn property_value(&self, step: &Step, lit: &Literal, like: &Value) -> Result<Value, Failure> {
+        let st = &self.game.state;
+        let player = |w: &str| st.seat_of(w).map(Value::Player);
+        Ok(match lit {
+            Literal::Word(w) if ["none", "null", "nobody"].contains(&w.as_str()) => Value::Unit,
+            Literal::Word(w) if player(w).is_some() => player(w).unwrap_or_default(),
+            Literal::Card(face) if matches!(like, Value::Card(_)) => {
+                Value::Card(self.card(step, *face, None)?)
+            }
+            Literal::Number(n) if matches!(like, Value::Str(_)) => Value::Str(n.clone()),
+            Literal::Bool(b) if matches!(like, Value::Str(_)) => Value::Str(b.to_string()),
+            other => super::run::literal_value(other),
+        })
     }
 
     /// After every placement: a placement Given that a later one undid (a hand given twice, …)

@@ -81,7 +81,7 @@ pub(super) struct Run<'a> {
 /// Run one scenario (already checked) against its variant.
 pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Failure> {
     let first = &scenario.steps[0];
-    let Some(StepBody::NewGame { variant, players }) = &first.body else {
+    let Some(StepBody::NewGame { variant, .. }) = &first.body else {
         return Err(Failure::at(first, "the first step must start a game"));
     };
     let rules = provider.variant(&variant.node).map_err(|e| {
@@ -115,8 +115,33 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
             _ => {}
         }
     }
+    let mut run = match set_up(rules, scenario, setup_end, seed, &house) {
+        Ok(run) => run,
+        Err(refused) if refused.script.is_none() => {
+            return setup_rejected(scenario, setup_end, refused);
+        }
+        Err(failure) => return Err(failure),
+    };
+    play_out(&mut run, scenario, setup_end)
+}
+
+/// The game the Givens describe, set up: the game and house rules, the placements in their
+/// order, then the Given actions, properties and turn as written. An error is the setup's
+/// refusal (or a script fault, which carries its script).
+fn set_up<'a>(
+    rules: &'a dyn SpecVariant,
+    scenario: &Concrete,
+    setup_end: usize,
+    seed: u64,
+    house: &[(String, Value)],
+) -> Result<Run<'a>, Failure> {
+    let first = &scenario.steps[0];
+    let Some(StepBody::NewGame { players, .. }) = &first.body else {
+        return Err(Failure::at(first, "the first step must start a game"));
+    };
+    let givens = &scenario.steps[..setup_end];
     let names: Vec<String> = players.iter().map(|p| p.node.clone()).collect();
-    let mut game = Game::new(rules.table().clone(), names, seed, &house)
+    let mut game = Game::new(rules.table().clone(), names, seed, house)
         .map_err(|e| Failure::at(first, e.to_string()))?;
     game.start(rules)
         .map_err(|e| Failure::rule(first, rules, "setup failed", &e))?;
@@ -171,6 +196,11 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
             Some(StepBody::FaceState { player, slots, up }) => {
                 run.turn_face(step, player, slots, *up)?
             }
+            Some(StepBody::Property {
+                player,
+                name,
+                value,
+            }) => run.set_property(step, player.as_ref(), name, value)?,
             Some(StepBody::Turn(player)) => {
                 let seat = run.seat(player);
                 let in_setup = rules.table().phases[run.game.state.phase.0 as usize].setup;
@@ -189,7 +219,47 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
     }
     // With no When yet, event steps see everything since the game began.
     run.marker = 0;
+    Ok(run)
+}
 
+/// A setup the rules refused: the scenario holds when its steps are `the setup is rejected`
+/// steps whose texts are in the reason; any other step cannot be checked without a game.
+fn setup_rejected(scenario: &Concrete, setup_end: usize, refused: Failure) -> Result<(), Failure> {
+    let mut expected = false;
+    for step in &scenario.steps[setup_end..] {
+        match &step.body {
+            Some(StepBody::SetupRejected { reason }) => {
+                expected = true;
+                if let Some(reason) = reason
+                    && !refused
+                        .message
+                        .to_lowercase()
+                        .contains(&reason.node.to_lowercase())
+                {
+                    return Err(Failure::mismatch(
+                        step,
+                        format!("the setup is rejected with \"{}\"", reason.node),
+                        format!("rejected: {}", refused.message),
+                    ));
+                }
+            }
+            _ if expected => {
+                return Err(Failure::at(
+                    step,
+                    format!(
+                        "the setup was rejected ({}), so there is no game for this step",
+                        refused.message
+                    ),
+                ));
+            }
+            _ => break,
+        }
+    }
+    if expected { Ok(()) } else { Err(refused) }
+}
+
+/// The Whens and Thens of a scenario whose setup went through.
+fn play_out(run: &mut Run<'_>, scenario: &Concrete, setup_end: usize) -> Result<(), Failure> {
     for step in scenario.steps.iter().skip(setup_end) {
         let body = step
             .body
@@ -209,7 +279,7 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
             StepKind::Given => run.late_given(step, body)?,
         }
     }
-    if let Some((reason, span)) = run.refusal {
+    if let Some((reason, span)) = run.refusal.take() {
         return Err(Failure {
             span,
             message: format!("the action was refused: {reason}"),
@@ -515,6 +585,11 @@ impl Run<'_> {
         match body {
             StepBody::BotSeat { player, level } => self.seat_bot(step, player, level),
             StepBody::FaceState { player, slots, up } => self.turn_face(step, player, slots, *up),
+            StepBody::Property {
+                player,
+                name,
+                value,
+            } => self.set_property(step, player.as_ref(), name, value),
             StepBody::Did { .. } | StepBody::Knows { .. } | StepBody::Turn(_) => {
                 let marker = self.game.event_count();
                 match body {

@@ -2,7 +2,7 @@
 //! expected and what was found. Also the texts that describe actions and places in failures.
 
 use super::run::{Failure, Run, faces_text, literal_text};
-use crate::kernel::{Action, Arg, CardIdx, Face, Game, Loc, Payload, Seat, Value};
+use crate::kernel::{Action, Arg, CardIdx, Face, Game, Loc, Payload, RuleError, Seat, Value};
 use crate::spec::ast::*;
 use serde_json::Value as Json;
 
@@ -196,6 +196,88 @@ impl Run<'_> {
                         format!("{n} cards"),
                         format!("{len} cards"),
                     ));
+                }
+            }
+            StepBody::DiscardPileHas(n) => {
+                let Some(pile) = table.discard_pile else {
+                    return Err(Failure::at(
+                        step,
+                        format!("{} has no discard pile", table.variant),
+                    ));
+                };
+                let len = st.pile(pile).len();
+                if len != *n as usize {
+                    return Err(Failure::mismatch(
+                        step,
+                        format!("{n} cards"),
+                        format!("{len} cards"),
+                    ));
+                }
+            }
+            StepBody::SetupRejected { .. } => {
+                return Err(Failure::mismatch(
+                    step,
+                    "the rules refuse to set up this game",
+                    "the game was set up",
+                ));
+            }
+            StepBody::SeesInOrder { player, events } => {
+                let seat = self.seat(player);
+                let received: Vec<&str> = self
+                    .game
+                    .events_for(seat, self.marker)
+                    .map(|e| &*e.name)
+                    .collect();
+                let mut rest = received.iter();
+                let missing = events
+                    .iter()
+                    .find(|want| !rest.any(|got| *got == want.node));
+                if let Some(missing) = missing {
+                    let wanted: Vec<&str> = events.iter().map(|e| e.node.as_str()).collect();
+                    return Err(Failure::mismatch(
+                        step,
+                        format!("{} sees, in order: {}", player.node, wanted.join(", ")),
+                        format!(
+                            "no {} after the events before it; {} saw: {}",
+                            missing.node,
+                            player.node,
+                            if received.is_empty() {
+                                "nothing".to_string()
+                            } else {
+                                received.join(", ")
+                            }
+                        ),
+                    ));
+                }
+            }
+            StepBody::MayDo {
+                player,
+                action,
+                allowed,
+            } => {
+                let action = self.action(step, player, action)?;
+                let mut trial = self.game.trial();
+                let verdict = trial.apply(self.rules, &action);
+                let command = describe_action(&self.game, &action);
+                match (verdict, *allowed) {
+                    (Ok(()), true) | (Err(RuleError::Refused(_)), false) => {}
+                    (Ok(()), false) => {
+                        return Err(Failure::mismatch(
+                            step,
+                            format!("the rules refuse {} {command}", player.node),
+                            "they accept it",
+                        ));
+                    }
+                    (Err(RuleError::Refused(reason)), true) => {
+                        return Err(Failure::mismatch(
+                            step,
+                            format!("the rules accept {} {command}", player.node),
+                            format!("refused: {reason}"),
+                        ));
+                    }
+                    (Err(fault), _) => {
+                        return Err(Failure::rule(step, self.rules, "script error", &fault));
+                    }
                 }
             }
             StepBody::DrawPileTop(face) | StepBody::DiscardPileTop(face) => {
@@ -581,6 +663,7 @@ impl Run<'_> {
                 .all(|(name, n)| if *name == p.node { want(*n) } else { *n == 0 }),
             Audience::Player(p) => counts.iter().any(|(name, n)| *name == p.node && want(*n)),
             Audience::NotPlayer(p) => counts.iter().any(|(name, n)| *name == p.node && *n == 0),
+            Audience::Nobody => counts.iter().all(|(_, n)| *n == 0),
         };
         if !ok {
             let expected = match audience {
@@ -588,6 +671,7 @@ impl Run<'_> {
                 Audience::Only(p) => format!("only {} sees {} {times_text}", p.node, described()),
                 Audience::Player(p) => format!("{} sees {} {times_text}", p.node, described()),
                 Audience::NotPlayer(p) => format!("{} does not see {}", p.node, described()),
+                Audience::Nobody => format!("nobody sees {}", described()),
             };
             return Err(Failure::mismatch(step, expected, summary()));
         }
