@@ -10,6 +10,14 @@ Feature: Snapping
 
   Rule: a card of the top's rank goes on the discard pile
 
+    @rule:CAM-SNAP-1
+    Scenario: bob may snap during ann's turn, though he may not draw
+      Given bob holds 3D, 9C, 4H, 2S
+      And the discard pile is 3H
+      Then bob may do snap 3D
+      And bob may not do draw_stockpile
+      And ann may do draw_stockpile
+
     @rule:CAM-SNAP-2 @rule:CAM-SNAP-1
     Scenario: bob snaps a 7 on a 7 during ann's turn
       Given bob holds 3D, 7C, 4H, 2S

@@ -31,6 +31,8 @@ Feature: Turns, drawing and discarding
       Then it is bob's turn
       And the phase is awaiting_draw
       And everyone sees game_player_turn with user bob
+      And bob may do draw_from_deck
+      And ann may not do draw_from_deck
 
     @rule:CHK-TURN-4
     Scenario: game_player_turn names the new current player by id

@@ -52,6 +52,18 @@ Feature: Collecting the drawn card, and no drawing from the discard pile
       Then the drawn is none
       And it is bob's turn
 
+    @rule:DUT-DRAW-1
+    Scenario: with her collection rank set to 7, ann collects a drawn 7
+      Given the draw pile is 7S
+      And it is ann's turn
+      And ann's collection_rank is 7
+      And ann did draw
+      Then ann may do collect
+      When ann does collect
+      Then ann holds 3D, 9C, 5H, 6H, 7S
+      And ann sees, in order: player_collect, game_player_turn
+      And nobody sees player_play
+
     @rule:DUT-DRAW-3
     Scenario: a drawn 7 cannot be collected, and ann still has to play it
       Given the draw pile is 7S

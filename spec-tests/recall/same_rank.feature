@@ -23,6 +23,8 @@ Feature: The same rank window
       When bob does same_rank 6D
       Then everyone sees player_same_rank with user bob and card 6D
       And the discard pile is 6D, 6C
+      And the discard pile has 2 cards
+      And nobody sees player_same_rank_fail
       And bob holds 4H, _, 2S, 8H
       And bob holds 3 cards
       And ann knows 6D

@@ -202,6 +202,9 @@ pub fn check(
             StepBody::EveryoneKnows(KnowTarget::Slot { owner, .. }) => player(owner, &mut problems),
             StepBody::Did { player: p, action }
             | StepBody::Does { player: p, action }
+            | StepBody::MayDo {
+                player: p, action, ..
+            }
             | StepBody::BotChose {
                 player: p,
                 action: Some(action),
@@ -290,17 +293,7 @@ pub fn check(
                     known("an event", event, events.clone(), &mut problems);
                 }
             }
-            StepBody::MayDo {
-                player: p, action, ..
-            } => {
-                player(p, &mut problems);
-                known("an action", &action.name, actions.clone(), &mut problems);
-                for arg in &action.args {
-                    if let ArgExpr::Slot { owner: Some(o), .. } = &arg.node {
-                        player(o, &mut problems);
-                    }
-                }
-            }
+
             _ => {}
         }
         // A value that came from an Examples row is shown at its cell, once, with the lines of

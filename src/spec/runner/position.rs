@@ -223,6 +223,7 @@ pub(super) fn check_step(step: &Step, table: &Table, deck: &Deck, out: &mut Vec<
         },
         StepBody::Did { action, .. }
         | StepBody::Does { action, .. }
+        | StepBody::MayDo { action, .. }
         | StepBody::BotChose {
             action: Some(action),
             ..

@@ -264,15 +264,15 @@ impl Run<'_> {
                     (Ok(()), false) => {
                         return Err(Failure::mismatch(
                             step,
-                            format!("the rules refuse {} {command}", player.node),
-                            "they accept it",
+                            format!("{} may not do {command}", player.node),
+                            "the rules accept it",
                         ));
                     }
                     (Err(RuleError::Refused(reason)), true) => {
                         return Err(Failure::mismatch(
                             step,
-                            format!("the rules accept {} {command}", player.node),
-                            format!("refused: {reason}"),
+                            format!("{} may do {command}", player.node),
+                            format!("the rules refuse it: {reason}"),
                         ));
                     }
                     (Err(fault), _) => {
