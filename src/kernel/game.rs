@@ -742,6 +742,13 @@ impl Game {
             .collect()
     }
 
+    /// Whether the action is of a form declared `reveals: true` (a peek, a flip: it turns up a
+    /// card its actor need not know): the first form of its name whose words and argument kinds
+    /// its arguments fit (see [`super::table::FormDecl::reveals`]).
+    pub fn reveals(&self, action: &Action) -> bool {
+        form_reveals(&self.table, &action.name, &action.args)
+    }
+
     /// Whether `seat` knows `card`, or was shown it by a kept event.
     pub fn ever_saw(&self, seat: Seat, card: CardIdx) -> bool {
         self.state.knows(seat, card) || self.log.iter().any(|e| e.reveals(seat, card))
@@ -788,5 +795,67 @@ impl Game {
                 accepted
             })
             .collect()
+    }
+}
+
+/// `Game::reveals` for a table: the first declared form of `name` that `args` fit.
+fn form_reveals(table: &Table, name: &str, args: &[Arg]) -> bool {
+    use super::table::ArgDomain;
+    let fits = |domain: &ArgDomain, arg: &Arg| match (domain, arg) {
+        (ArgDomain::Word(w), Arg::Word(a)) => w == a,
+        (ArgDomain::Drawn, Arg::Drawn) => true,
+        (ArgDomain::OwnSlot | ArgDomain::OtherSlot | ArgDomain::AnySlot, a) => {
+            matches!(a, Arg::Slot { .. } | Arg::Card(_))
+        }
+        _ => false,
+    };
+    table.action(name).is_some_and(|decl| {
+        decl.forms
+            .iter()
+            .find(|f| {
+                f.args.len() == args.len() && f.args.iter().zip(args).all(|(d, a)| fits(d, a))
+            })
+            .is_some_and(|f| f.reveals)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::table::{ActionDecl, Actor, ArgDomain, FormDecl};
+
+    #[test]
+    fn an_action_reveals_by_the_first_form_its_arguments_fit() {
+        let form = |args: Vec<ArgDomain>, reveals| FormDecl {
+            args,
+            guards: Vec::new(),
+            reveals,
+        };
+        let mut table = Table {
+            actions: vec![ActionDecl {
+                name: "special".into(),
+                actor: Actor::Current,
+                phases: None,
+                guards: Vec::new(),
+                forms: vec![
+                    form(vec![ArgDomain::Word("skip".into())], false),
+                    form(
+                        vec![ArgDomain::Word("peek".into()), ArgDomain::OwnSlot],
+                        true,
+                    ),
+                ],
+            }],
+            ..Table::default()
+        };
+        table.reindex();
+        let slot = Arg::Slot {
+            seat: Seat(0),
+            slot: 1,
+        };
+        let reveals = |args: &[Arg]| form_reveals(&table, "special", args);
+        assert!(reveals(&[Arg::Word("peek".into()), slot.clone()]));
+        assert!(!reveals(&[Arg::Word("skip".into())]));
+        assert!(!reveals(&[Arg::Word("peek".into())]), "no form fits");
+        assert!(!form_reveals(&table, "other", &[]), "no such action");
     }
 }

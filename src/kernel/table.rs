@@ -512,28 +512,6 @@ impl Table {
         self.index.actions.get(name).map(|&i| &self.actions[i])
     }
 
-    /// Whether the action is of a form declared `reveals: true`: the first form of its name
-    /// whose words and argument kinds its arguments fit (see [`FormDecl::reveals`]).
-    pub fn reveals(&self, name: &str, args: &[super::game::Arg]) -> bool {
-        use super::game::Arg;
-        let fits = |domain: &ArgDomain, arg: &Arg| match (domain, arg) {
-            (ArgDomain::Word(w), Arg::Word(a)) => w == a,
-            (ArgDomain::Drawn, Arg::Drawn) => true,
-            (ArgDomain::OwnSlot | ArgDomain::OtherSlot | ArgDomain::AnySlot, a) => {
-                matches!(a, Arg::Slot { .. } | Arg::Card(_))
-            }
-            _ => false,
-        };
-        self.action(name).is_some_and(|decl| {
-            decl.forms
-                .iter()
-                .find(|f| {
-                    f.args.len() == args.len() && f.args.iter().zip(args).all(|(d, a)| fits(d, a))
-                })
-                .is_some_and(|f| f.reveals)
-        })
-    }
-
     /// The index (into `actions`) of the declared action with this name. A name that is the
     /// declaration's own (as `Game::candidates` builds actions) is found by its address, with
     /// no hashing: names are distinct, so the same text is the same action.
@@ -586,44 +564,6 @@ mod tests {
         // A name of another table's declaration, with text this table lacks.
         let other = decl("swap").name;
         assert_eq!(table.action_index(&other), None);
-    }
-
-    #[test]
-    fn an_action_reveals_by_the_first_form_its_arguments_fit() {
-        use crate::kernel::{Arg, Seat};
-        let form = |args: Vec<ArgDomain>, reveals| FormDecl {
-            args,
-            guards: Vec::new(),
-            reveals,
-        };
-        let mut table = Table {
-            actions: vec![ActionDecl {
-                name: "special".into(),
-                actor: Actor::Current,
-                phases: None,
-                guards: Vec::new(),
-                forms: vec![
-                    form(vec![ArgDomain::Word("skip".into())], false),
-                    form(
-                        vec![ArgDomain::Word("peek".into()), ArgDomain::OwnSlot],
-                        true,
-                    ),
-                ],
-            }],
-            ..Table::default()
-        };
-        table.reindex();
-        let slot = Arg::Slot {
-            seat: Seat(0),
-            slot: 1,
-        };
-        assert!(table.reveals("special", &[Arg::Word("peek".into()), slot.clone()]));
-        assert!(!table.reveals("special", &[Arg::Word("skip".into())]));
-        assert!(
-            !table.reveals("special", &[Arg::Word("peek".into())]),
-            "no form fits"
-        );
-        assert!(!table.reveals("other", &[]), "no such action");
     }
 
     #[test]

@@ -308,7 +308,7 @@ fn seated_game(
                     let Some(action) = decision else { continue };
                     // Actions declared `reveals: true` (peeks, flips) exist to turn up unknown
                     // cards; anything else must use remembered ones.
-                    if !game.table.reveals(&action.name, &action.args) {
+                    if !game.reveals(&action) {
                         for arg in &action.args {
                             let card = match arg {
                                 Arg::Card(c) => Some(*c),
