@@ -4,6 +4,9 @@
 //! step after the install step, run there in order with the built binary in place of the
 //! installed `deckspec`, succeeds and leaves `report.xml` and `lcov.info`.
 
+#[path = "common/files.rs"]
+mod files;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -114,19 +117,6 @@ fn smallest_standalone_variant() -> String {
         .1
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 #[test]
 fn the_substitution_takes_the_command_only() {
     assert_eq!(
@@ -144,11 +134,11 @@ fn the_workflow_runs_in_a_rules_only_repository() {
     eprintln!("a rules repository of {variant}");
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path();
-    copy_tree(
+    files::copy_dir(
         &repository().join("rules").join(&variant),
         &repo.join("rules").join(&variant),
     );
-    copy_tree(
+    files::copy_dir(
         &repository().join("spec-tests").join(&variant),
         &repo.join("spec-tests").join(&variant),
     );

@@ -3,6 +3,9 @@
 //! `rules/` (found there, not listed here) so that its scenarios pass under the new name; and
 //! each refusal (a bad or taken name, a missing source) says why and writes nothing.
 
+#[path = "common/files.rs"]
+mod files;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -78,20 +81,6 @@ fn bundled_variants() -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-/// Copy a folder's regular files and folders.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// Every path under `dir` (itself excluded), sorted.
@@ -203,8 +192,8 @@ fn the_starting_game_passes_check_test_simulate_and_mutate_at_once() {
 fn every_bundled_variant_is_copied_under_a_new_name_and_passes() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    copy_tree(&repository().join("rules"), &dir.join("rules"));
-    copy_tree(&repository().join("spec-tests"), &dir.join("spec-tests"));
+    files::copy_dir(&repository().join("rules"), &dir.join("rules"));
+    files::copy_dir(&repository().join("spec-tests"), &dir.join("spec-tests"));
     let variants = bundled_variants();
     assert!(!variants.is_empty());
     for from in &variants {

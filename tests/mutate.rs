@@ -2,6 +2,9 @@
 //! survive, named by file, line, column and hook; listed equivalents are not survivors;
 //! the CLI's counts, JSON and `--min-score` exit status.
 
+#[path = "common/files.rs"]
+mod files;
+
 use deckspec::mutate::{MutantResult, Outcome, VariantReport, mutate_variant};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -11,7 +14,7 @@ fn scratch() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let rules = dir.path().join("rules");
     let specs = dir.path().join("specs");
-    copy_dir(Path::new("rules/cambia"), &rules.join("cambia"));
+    files::copy_dir(Path::new("rules/cambia"), &rules.join("cambia"));
     // The tests list their own equivalents.
     let _ = std::fs::remove_file(rules.join("cambia/equivalent-mutants.yaml"));
     (dir, rules, specs)
@@ -24,16 +27,6 @@ fn small_suite() -> (tempfile::TempDir, PathBuf, PathBuf) {
     std::fs::create_dir_all(&specs).unwrap();
     std::fs::write(specs.join("snaps.feature"), SNAPS).unwrap();
     (dir, rules, specs)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_file() {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
 }
 
 fn run(rules: &Path, specs: &Path) -> VariantReport {
@@ -339,7 +332,7 @@ fn a_line_added_on_top_of_every_rule_script_changes_no_variants_mutation_counts(
     let moved = dir.path().join("rules");
     let variants = deckspec::script::variant_names(Path::new("rules"));
     for variant in &variants {
-        copy_dir(&Path::new("rules").join(variant), &moved.join(variant));
+        files::copy_dir(&Path::new("rules").join(variant), &moved.join(variant));
         for entry in std::fs::read_dir(moved.join(variant)).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "rhai") {

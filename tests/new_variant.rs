@@ -4,6 +4,9 @@
 //! its bots act only on cards they remember and are never refused, and CI's own per-variant
 //! commands (read from `.ci/run`, not restated here) pass on the temporary project.
 
+#[path = "common/files.rs"]
+mod files;
+
 #[path = "common/server.rs"]
 mod server;
 
@@ -23,26 +26,13 @@ fn deckspec(dir: &Path, args: &[&str]) -> std::process::Output {
         .expect("deckspec runs")
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 /// A temporary project: the bundled rules and scenarios, and `quokka`, a copy of Cambia.
 fn project() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().to_path_buf();
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    copy_dir(&manifest.join("rules"), &root.join("rules"));
-    copy_dir(&manifest.join("spec-tests"), &root.join("spec-tests"));
+    files::copy_dir(&manifest.join("rules"), &root.join("rules"));
+    files::copy_dir(&manifest.join("spec-tests"), &root.join("spec-tests"));
     let out = deckspec(&root, &["new", NEW, "--from", "cambia"]);
     assert!(out.status.success(), "{out:?}");
     (dir, root)

@@ -2,6 +2,9 @@
 //! WebSocket clients playing whole games; refusals, malformed messages, privacy over whole
 //! games, and a `kill -9` restart on the same database.
 
+#[path = "common/files.rs"]
+mod files;
+
 #[path = "common/server.rs"]
 mod server;
 
@@ -615,8 +618,8 @@ fn a_saved_game_that_no_longer_loads_is_reported_not_dropped() {
     let (dir, db) = temp_db();
     // A rules folder of the test's own: Cambia, later without its variant.
     let rules = dir.path().join("rules");
-    copy_dir(std::path::Path::new("rules/cambia"), &rules.join("cambia"));
-    copy_dir(std::path::Path::new("rules/recall"), &rules.join("recall"));
+    files::copy_dir(std::path::Path::new("rules/cambia"), &rules.join("cambia"));
+    files::copy_dir(std::path::Path::new("rules/recall"), &rules.join("recall"));
     let server = TestServer::start_with(&db, &rules);
     let (table, seats) = server.table(json!({
         "variant": "cambia", "players": ["ann"], "bots": ["easy"], "seed": 3,
@@ -681,7 +684,7 @@ fn a_saved_game_that_no_longer_loads_is_reported_not_dropped() {
     );
     // The rows are kept: with the variant back, its table is back.
     drop(server);
-    copy_dir(std::path::Path::new("rules/cambia"), &rules.join("cambia"));
+    files::copy_dir(std::path::Path::new("rules/cambia"), &rules.join("cambia"));
     let server = TestServer::start_with(&db, &rules);
     assert!(
         server.banner.contains("1 table restored") && server.banner.contains("(1 could not be)"),
@@ -690,19 +693,6 @@ fn a_saved_game_that_no_longer_loads_is_reported_not_dropped() {
     );
     let mut ann = server.connect(&table, seats["ann"].as_str().unwrap());
     ann.recv_type("private_sync_state", &mut Vec::new());
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// The README's example message list (Cambia's) is `deckspec info cambia --messages`, generated
@@ -774,7 +764,7 @@ fn a_script_fault_reaches_its_sender_as_one_script_error() {
     let (dir, db) = temp_db();
     // Cambia, its stockpile draw broken: it sends an event the variant does not declare.
     let rules = dir.path().join("rules");
-    copy_dir(std::path::Path::new("rules/cambia"), &rules.join("cambia"));
+    files::copy_dir(std::path::Path::new("rules/cambia"), &rules.join("cambia"));
     let script = rules.join("cambia/cambia.rhai");
     let text = std::fs::read_to_string(&script).unwrap();
     let broken = text.replacen(
