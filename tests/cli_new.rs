@@ -7,28 +7,14 @@
 mod files;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-/// One run of the binary: its exit code and what it printed.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+mod common;
+
+use common::Run;
 
 /// Run `deckspec` in `dir`, without colour.
 fn deckspec(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_deckspec"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    common::deckspec_in(dir, args)
 }
 
 /// A run that must succeed, with each of `lines` in its output.

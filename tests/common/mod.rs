@@ -10,10 +10,19 @@ pub struct Run {
 }
 
 /// Run `deckspec` with these arguments in the package folder, without colour.
+#[allow(
+    dead_code,
+    reason = "a test binary that runs only in folders of its own uses `deckspec_in` alone"
+)]
 pub fn deckspec(args: &[&str]) -> Run {
+    deckspec_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// Run `deckspec` with these arguments in `dir`, without colour.
+pub fn deckspec_in(dir: &std::path::Path, args: &[&str]) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_deckspec"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .env("NO_COLOR", "1")
         .output()
         .expect("the binary runs");
