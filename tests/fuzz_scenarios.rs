@@ -583,7 +583,7 @@ fn check_case(bytes: &[u8]) {
             let _ = render(&result.failure_diagnostic(f));
         }
     }
-    let _ = suite::junit(std::slice::from_ref(&result));
+    let _ = deckspec::spec::junit::junit(std::slice::from_ref(&result));
 }
 
 proptest! {

@@ -192,7 +192,7 @@ fn test(args: TestArgs) -> i32 {
     }
     let totals = Totals::of(&results);
     if let Some(junit) = junit
-        && let Err(e) = std::fs::write(junit, suite::junit(&results))
+        && let Err(e) = std::fs::write(junit, crate::spec::junit::junit(&results))
     {
         errln!("error: cannot write {}: {e}", junit.display());
         return EXIT_BROKEN;

@@ -2,7 +2,7 @@
 //! a seat with its arguments' options, so a random player can count them, pick by number and
 //! build only the actions it tries.
 
-use super::game::{Action, Arg, Game};
+use super::game::{Action, Arg, Game, Rules};
 use super::table::{Actor, ArgDomain, Guard, Table};
 use super::value::{Seat, Value};
 use std::ops::Range;
@@ -581,5 +581,33 @@ mod tests {
         set.refill(&game, Some(Seat(0)));
         assert_eq!(shown(&set), want);
         assert_eq!(set.len(), want.len());
+    }
+}
+
+/// The candidate enumeration as the game's own methods (here, so that `game` needs none of it).
+impl Game {
+    /// The actions the variant declares as possible now, before the rules check them.
+    /// Every legal action is among them; `legal_actions` keeps those the rules accept.
+    pub fn candidates(&self) -> Vec<Action> {
+        self.candidate_set(None).to_vec()
+    }
+
+    /// The candidates (of `seat` only, when given) as a set that counts them and builds each
+    /// by its number, in `candidates` order.
+    pub fn candidate_set(&self, seat: Option<Seat>) -> Candidates {
+        Candidates::of(self, seat)
+    }
+
+    /// The candidates the rules accept now (each tried on a copy of the game).
+    pub fn legal_actions(&self, rules: &dyn Rules) -> Vec<Action> {
+        self.candidates()
+            .into_iter()
+            .filter(|a| {
+                let mut trial = self.trial();
+                let accepted = trial.apply(rules, a).is_ok();
+                trial.recycle();
+                accepted
+            })
+            .collect()
     }
 }

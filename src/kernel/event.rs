@@ -6,6 +6,7 @@
 //! face-down card to a player who does not know it, whatever a script puts in it.
 
 use super::card::CardIdx;
+pub use super::seen::{card_json, public_id_text};
 use super::state::GameState;
 use super::table::Table;
 use super::value::Seat;
@@ -204,27 +205,6 @@ impl CardRef {
         }
         Json::Object(out)
     }
-}
-
-/// A card as players see it (`view::CardView`) as a JSON map, for payloads to extend.
-pub fn card_json(
-    state: &GameState,
-    table: &Table,
-    card: CardIdx,
-    public_id: u32,
-    shown: bool,
-) -> Map<String, Json> {
-    match serde_json::to_value(super::view::CardView::of(
-        state, table, card, public_id, shown,
-    )) {
-        Ok(Json::Object(map)) => map,
-        _ => Map::new(),
-    }
-}
-
-/// How a public card id is written: eight hex digits.
-pub fn public_id_text(id: u32) -> String {
-    format!("{id:08x}")
 }
 
 /// How a player appears in payloads and views: `{"id": "<name>"}`.

@@ -1,7 +1,6 @@
 //! A game: state plus event log, the one checked transition, the game clock, candidate actions
 //! and per-player views. The rules come in through the `Rules` trait.
 
-use super::candidates::Candidates;
 use super::card::CardIdx;
 use super::event::{Audience, CardRef, EventRecord, Payload};
 use super::state::{GameState, Loc, StateError, Timer};
@@ -754,18 +753,6 @@ impl Game {
         self.state.knows(seat, card) || self.log.iter().any(|e| e.reveals(seat, card))
     }
 
-    /// The actions the variant declares as possible now, before the rules check them.
-    /// Every legal action is among them; `legal_actions` keeps those the rules accept.
-    pub fn candidates(&self) -> Vec<Action> {
-        self.candidate_set(None).to_vec()
-    }
-
-    /// The candidates (of `seat` only, when given) as a set that counts them and builds each
-    /// by its number, in `candidates` order.
-    pub fn candidate_set(&self, seat: Option<Seat>) -> Candidates {
-        Candidates::of(self, seat)
-    }
-
     /// A copy to try things on: same state, empty log.
     pub fn trial(&self) -> Game {
         Game {
@@ -782,19 +769,6 @@ impl Game {
     /// copies this thread makes (`trial`, and the copy each checked step keeps).
     pub fn recycle(self) {
         super::snapshot::recycle(self.state);
-    }
-
-    /// The candidates the rules accept now (each tried on a copy of the game).
-    pub fn legal_actions(&self, rules: &dyn Rules) -> Vec<Action> {
-        self.candidates()
-            .into_iter()
-            .filter(|a| {
-                let mut trial = self.trial();
-                let accepted = trial.apply(rules, a).is_ok();
-                trial.recycle();
-                accepted
-            })
-            .collect()
     }
 }
 

@@ -9,6 +9,7 @@ pub mod event;
 pub mod game;
 pub mod limits;
 pub mod playout;
+pub mod seen;
 mod snapshot;
 pub mod state;
 pub mod table;

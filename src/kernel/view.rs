@@ -5,10 +5,9 @@
 //! face. Events (`Game::rendered_events`) use the same card and player shapes in their payloads.
 
 use super::card::CardIdx;
-use super::event::public_id_text;
 use super::game::Game;
+pub use super::seen::{CardView, FaceView};
 use super::state::GameState;
-use super::table::Table;
 use super::value::{Seat, Value};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -61,32 +60,6 @@ pub struct PlayerView {
     pub vars: BTreeMap<String, Json>,
 }
 
-/// A card as a player sees it: always its public id, its face only if the player knows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CardView {
-    /// The card's public id: eight hex digits, stable for the game, revealing nothing
-    /// (`Game::card_from_id` finds the card).
-    pub id: String,
-    /// The face, present only when the player knows the card.
-    #[serde(flatten)]
-    pub face: Option<FaceView>,
-    /// `true` when the card lies face up in a hand (everyone knows it); absent otherwise. Only
-    /// views say it: an event shows a card as it was when sent, its face to whoever knew it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub face_up: bool,
-}
-
-/// A card's face in a [`CardView`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FaceView {
-    /// `Ace`, `2` … `10`, `Jack`, `Queen`, `King` or `Joker`.
-    pub rank: String,
-    /// `Hearts`, `Diamonds`, `Clubs` or `Spades`; `null` for a joker.
-    pub suit: Option<String>,
-    /// The card's points in this variant (house rules included).
-    pub value: i64,
-}
-
 /// A pile in a [`View`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PileView {
@@ -121,30 +94,6 @@ impl View {
     pub fn to_json(&self) -> Json {
         // Every field is a string, number, map or list: serializing cannot fail.
         serde_json::to_value(self).unwrap_or(Json::Null)
-    }
-}
-
-impl CardView {
-    /// `card` as a player sees it: `shown` says whether they know its face.
-    pub fn of(
-        state: &GameState,
-        table: &Table,
-        card: CardIdx,
-        public_id: u32,
-        shown: bool,
-    ) -> Self {
-        CardView {
-            id: public_id_text(public_id),
-            face: shown.then(|| {
-                let face = state.face(card);
-                FaceView {
-                    rank: face.rank.name().into(),
-                    suit: face.suit.map(|s| s.name().into()),
-                    value: table.points_of(face),
-                }
-            }),
-            face_up: false,
-        }
     }
 }
 

@@ -6,16 +6,17 @@
 //! `forget_chance` (never one lying face up), and an event that shows it a card again brings that
 //! card back.
 
-use super::api::{Card, Slot, from_value};
-use super::error::{SourceDiagnostic, VariantError};
-use crate::kernel::{Action, Arg, Candidates, CardIdx, Game, Loc, RuleError, Seat, Table};
+use super::host::api::{Card, Slot, from_value};
+use super::host::error::{SourceDiagnostic, VariantError};
+use super::host::view::{BotView, LentToView, remembers};
+use crate::kernel::{Action, Arg, CardIdx, Game, Loc, RuleError, Seat, Table};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, ImmutableString, Map, Scope};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex};
 
 /// The difficulty levels every `bots.yaml` defines.
 pub const LEVELS: [&str; 4] = ["easy", "medium", "hard", "expert"];
@@ -40,24 +41,24 @@ pub struct BotBook {
     /// `decide`, when it is compiled.
     decide: Option<super::compiled::FnId>,
     /// The engine `decide` runs on (the variant's: `Variant::set_engine`).
-    pub(crate) engine_kind: super::EngineKind,
-    levels: BTreeMap<String, Level>,
+    pub(crate) engine_kind: super::host::EngineKind,
+    pub(crate) levels: BTreeMap<String, Level>,
     /// The entry script's source name, where a call to `decide` begins.
     path: String,
     /// Script sources by the name Rhai reports them under, for diagnostics.
     pub(crate) sources: HashMap<String, (PathBuf, String)>,
     /// Calls of functions that exist nowhere, in the bot script and its modules.
-    pub unknown_calls: Vec<super::SourceDiagnostic>,
+    pub unknown_calls: Vec<super::host::error::SourceDiagnostic>,
 }
 
 #[derive(Debug)]
-struct Level {
+pub(crate) struct Level {
     /// The level's parameters as the map `decide` gets (made once: a copy of a map value is a
     /// copy of its entries, while making one from a `Map` builds it again entry by entry).
-    params: Dynamic,
+    pub(crate) params: Dynamic,
     /// Copies of `params` lent to a compiled `decide` that keeps its parameters as given, back
     /// for the next decision (one a thread deciding at once): a decision copies no map.
-    spare_params: Mutex<Vec<Dynamic>>,
+    pub(crate) spare_params: Mutex<Vec<Dynamic>>,
     forget_chance: f64,
 }
 
@@ -92,17 +93,9 @@ pub struct Bot {
     pub seat: Seat,
     /// Its level, as `bots.yaml` names it.
     pub level: String,
-    forgotten: Vec<bool>,
+    pub(crate) forgotten: Vec<bool>,
     seen: usize,
     rng: ChaCha8Rng,
-}
-
-thread_local! {
-    /// The last decision's candidates on this thread, refilled in place for the next.
-    static SPARE_CANDIDATES: std::cell::RefCell<Candidates> = std::cell::RefCell::default();
-    /// The last decision's view on this thread, used again by the next: its game is an empty
-    /// one the lent game trades places with, so lending moves no game and allocates nothing.
-    static SPARE_VIEW: std::cell::RefCell<Option<Arc<ViewData>>> = const { std::cell::RefCell::new(None) };
 }
 
 impl Bot {
@@ -111,125 +104,6 @@ impl Bot {
     pub fn seen(&self) -> usize {
         self.seen
     }
-}
-
-/// What a bot sees: its own hand and the table as far as it remembers, public variables,
-/// and the actions it may try.
-#[derive(Clone)]
-pub struct BotView(pub(super) Arc<ViewData>);
-
-impl BotView {
-    /// A view of an empty game, for tests of the API table.
-    #[cfg(test)]
-    pub(crate) fn sample() -> BotView {
-        BotView(Arc::new(ViewData {
-            me: Seat(0),
-            forgotten: Vec::new(),
-            game: Game::default(),
-            candidates: OnceLock::new(),
-            rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
-        }))
-    }
-}
-
-/// A game lent to a bot's view for one decision: back in its place when the decision ends, on
-/// every exit path (a panic included), its candidates and the view kept for the thread's next
-/// decision.
-struct LentToView<'a> {
-    place: &'a mut Game,
-    data: Option<Arc<ViewData>>,
-}
-
-impl<'a> LentToView<'a> {
-    /// The view of `seat`, with its bot's `forgotten` flags and `rng`, lent the game in `place`
-    /// (which holds an empty game until the view gives it back).
-    fn new(place: &'a mut Game, seat: Seat, forgotten: &[bool], rng: ChaCha8Rng) -> LentToView<'a> {
-        let spare = SPARE_VIEW.with_borrow_mut(Option::take);
-        let mut data = spare.unwrap_or_else(|| {
-            Arc::new(ViewData {
-                me: seat,
-                forgotten: Vec::new(),
-                game: Game::default(),
-                candidates: OnceLock::new(),
-                rng: Mutex::new(rng.clone()),
-            })
-        });
-        let view = Arc::get_mut(&mut data).expect("a spare view is held by nothing else");
-        view.me = seat;
-        view.forgotten.clear();
-        view.forgotten.extend_from_slice(forgotten);
-        view.candidates = OnceLock::new();
-        *view.rng.get_mut().unwrap_or_else(PoisonError::into_inner) = rng;
-        std::mem::swap(&mut view.game, place);
-        LentToView {
-            place,
-            data: Some(data),
-        }
-    }
-
-    fn data(&self) -> &Arc<ViewData> {
-        self.data.as_ref().expect("lent until dropped")
-    }
-}
-
-impl Drop for LentToView<'_> {
-    fn drop(&mut self) {
-        let Some(mut data) = self.data.take() else {
-            return;
-        };
-        match Arc::get_mut(&mut data) {
-            Some(view) => {
-                std::mem::swap(&mut view.game, self.place);
-                if let Some(candidates) = view.candidates.take() {
-                    SPARE_CANDIDATES.with_borrow_mut(|spare| *spare = candidates);
-                }
-                SPARE_VIEW.with_borrow_mut(|spare| *spare = Some(data));
-            }
-            // A value still holds the view (none should once the call is over): the game
-            // stays with it, and its place gets a copy.
-            None => *self.place = data.game.clone(),
-        }
-    }
-}
-
-pub(super) struct ViewData {
-    pub(super) me: Seat,
-    /// The bot's forgotten cards (by index): it remembers a card its seat knows and it has not
-    /// forgotten, and only those faces are shown to it.
-    forgotten: Vec<bool>,
-    /// The game (a copy, or the game itself lent for the decision), for the public structure
-    /// (hands, piles, variables); faces are read from it only through `known`.
-    pub(super) game: Game,
-    /// The actions the bot may try now (built one by one only for `view.candidates`), found
-    /// when the script first asks (`view.can`, `view.candidates`).
-    candidates: OnceLock<Candidates>,
-    pub(super) rng: Mutex<ChaCha8Rng>,
-}
-
-impl ViewData {
-    /// Whether the bot remembers `card` (as `BotBook::remembers` says; `false` for no card of
-    /// the game).
-    pub(super) fn remembers(&self, card: CardIdx) -> bool {
-        remembers(&self.game, self.me, &self.forgotten, card)
-    }
-
-    /// The actions the bot may try now.
-    pub(super) fn candidates(&self) -> &Candidates {
-        self.candidates.get_or_init(|| {
-            let mut candidates = SPARE_CANDIDATES.with_borrow_mut(std::mem::take);
-            candidates.refill(&self.game, Some(self.me));
-            candidates
-        })
-    }
-}
-
-/// The one rule of a bot's memory: a card of the game its seat knows and it has not forgotten,
-/// or one lying face up in front of it (`false` for no card of the game).
-fn remembers(game: &Game, seat: Seat, forgotten: &[bool], card: CardIdx) -> bool {
-    let i = card.0 as usize;
-    i < game.state.cards.len()
-        && game.state.knows(seat, card)
-        && (game.state.is_face_up(card) || !forgotten.get(i).copied().unwrap_or(true))
 }
 
 fn file_error(path: &Path, src: &str, message: String) -> VariantError {
@@ -246,7 +120,7 @@ impl BotBook {
     /// Load `dir/bots.yaml`, or `None` when the variant has no bots. Names its scripts write as
     /// literals are resolved in `table`, the variant's.
     pub(crate) fn load(
-        root: &super::files::RulesRoot,
+        root: &super::host::files::RulesRoot,
         dir: &Path,
         table: &Arc<crate::kernel::Table>,
     ) -> Result<Option<BotBook>, VariantError> {
@@ -254,9 +128,9 @@ impl BotBook {
         if !path.is_file() {
             return Ok(None);
         }
-        let src = super::load::read_file(root, &path)?;
+        let src = super::sources::read_file(root, &path)?;
         let file: BotsFile = serde_yaml::from_str(&src).map_err(|e| {
-            let p = super::error::ConfigProblem::from_yaml(&src, &e);
+            let p = super::host::error::ConfigProblem::from_yaml(&src, &e);
             VariantError::Config(Box::new(SourceDiagnostic::new(
                 &path, &src, p.span, p.message, "here",
             )))
@@ -277,25 +151,31 @@ impl BotBook {
                 Some(typo) => VariantError::Config(Box::new(SourceDiagnostic::new(
                     &path,
                     &src,
-                    super::error::locate(&src, &["levels", typo], None),
+                    super::host::error::locate(&src, &["levels", typo], None),
                     format!("{message}; is `{typo}` meant to be `{level}`?"),
                     "this level",
                 ))),
                 None => file_error(&path, &src, message),
             });
         }
-        let mut engine = super::sandboxed_engine(root);
+        let mut engine = super::host::sandboxed_engine(root);
         register(&mut engine);
         let mut sources = HashMap::new();
-        let modules =
-            super::load::load_modules(&mut engine, root, &path, &src, &file.modules, &mut sources)?;
+        let modules = super::sources::load_modules(
+            &mut engine,
+            root,
+            &path,
+            &src,
+            &file.modules,
+            &mut sources,
+        )?;
         let (script_path, script) =
-            super::load::read_named(root, &path, &src, &["script"], &file.script)?;
-        let ast = super::load::compile(&engine, &script_path, &script)?;
-        let unknown_calls = super::load::lint(
+            super::sources::read_named(root, &path, &src, &["script"], &file.script)?;
+        let ast = super::sources::compile(&engine, &script_path, &script)?;
+        let unknown_calls = super::sources::lint(
             &engine,
             &modules,
-            &[super::load::Compiled {
+            &[super::sources::Compiled {
                 path: script_path.clone(),
                 src: script.clone(),
                 ast: ast.clone(),
@@ -303,7 +183,7 @@ impl BotBook {
             }],
             &ast,
             table,
-            super::bot_natives::BOT_TABLES,
+            super::host::bot_natives::BOT_TABLES,
         );
         if !ast
             .iter_functions()
@@ -320,7 +200,7 @@ impl BotBook {
             let mut map = Map::new();
             for (k, v) in &params {
                 let key = k.as_str().unwrap_or_default().to_string();
-                let value = super::config::yaml_value(v).ok_or_else(|| {
+                let value = super::sources::yaml_value(v).ok_or_else(|| {
                     file_error(
                         &path,
                         &src,
@@ -350,7 +230,7 @@ impl BotBook {
             .collect();
         let program = super::compiled::Program::compile(
             &engine,
-            super::bot_natives::BOT_TABLES,
+            super::host::bot_natives::BOT_TABLES,
             Some(table),
             &ast,
             &module_asts,
@@ -359,7 +239,7 @@ impl BotBook {
         Ok(Some(BotBook {
             program,
             decide,
-            engine_kind: super::EngineKind::default(),
+            engine_kind: super::host::EngineKind::default(),
             engine,
             ast,
             levels,
@@ -436,7 +316,7 @@ impl BotBook {
         let message = format!(
             "bot script: `{name}` is not an action of {}{}",
             table.variant,
-            super::error::suggest(name, names)
+            super::host::error::suggest(name, names)
         );
         let quoted = format!("\"{name}\"");
         let mut hits = self.sources.iter().flat_map(|(_, (path, src))| {
@@ -445,7 +325,7 @@ impl BotBook {
         });
         match (hits.next(), hits.next()) {
             (Some((path, src, at)), None) => {
-                let (line, column) = super::error::line_col(src, at);
+                let (line, column) = super::host::error::line_col(src, at);
                 RuleError::Fault {
                     message,
                     pos: Some(crate::kernel::SourcePos {
@@ -490,10 +370,10 @@ impl BotBook {
         let view = BotView(lent.data().clone());
         let level = &self.levels[&bot.level];
         let mut scope = Scope::new();
-        let result = super::with_deadline(|| {
+        let result = super::host::with_deadline(|| {
             let compiled = match self.engine_kind {
-                super::EngineKind::Compiled => self.decide,
-                super::EngineKind::Interpreted => None,
+                super::host::EngineKind::Compiled => self.decide,
+                super::host::EngineKind::Interpreted => None,
             };
             match compiled {
                 // `decide` leaves `params` as given: lent, and back for the next decision.
@@ -501,7 +381,7 @@ impl BotBook {
                     let args = vec![Dynamic::from(view), level.lend_params()];
                     let (result, params) = self.program.call_compiled_lending(
                         &self.engine,
-                        &super::COMPILED_LIMITS,
+                        &super::compiled::COMPILED_LIMITS,
                         id,
                         "decide",
                         args,
@@ -512,7 +392,7 @@ impl BotBook {
                 }
                 Some(id) => self.program.call_compiled(
                     &self.engine,
-                    &super::COMPILED_LIMITS,
+                    &super::compiled::COMPILED_LIMITS,
                     id,
                     "decide",
                     vec![Dynamic::from(view), level.params.clone()],
@@ -527,8 +407,14 @@ impl BotBook {
             }
         })
         .map_err(|e| {
-            let e = super::stopped_by_limit(e);
-            match super::script_error(*e, &self.path, &self.sources, &HashMap::new(), "decide") {
+            let e = super::host::stopped_by_limit(e);
+            match super::host::script_error(
+                *e,
+                &self.path,
+                &self.sources,
+                &HashMap::new(),
+                "decide",
+            ) {
                 RuleError::Fault { message, pos } => RuleError::Fault {
                     message: format!("bot script: {message}"),
                     pos,
@@ -598,7 +484,7 @@ fn to_arg(d: &Dynamic) -> Result<Arg, RuleError> {
             seat: s.seat,
             slot: s.slot,
         }
-    } else if let Some(i) = super::api::int_of(d) {
+    } else if let Some(i) = super::host::api::int_of(d) {
         Arg::Int(i)
     } else if let Some(s) = d.read_lock::<ImmutableString>() {
         if s.as_str() == "drawn" {
@@ -616,18 +502,20 @@ fn to_arg(d: &Dynamic) -> Result<Arg, RuleError> {
 /// The view API of bot scripts: every entry of `bot_natives::BOT_NATIVES`.
 fn register(engine: &mut Engine) {
     engine.register_type_with_name::<BotView>("BotView");
-    super::natives::register(engine, super::bot_natives::BOT_NATIVES);
+    super::host::natives::register(engine, super::host::bot_natives::BOT_NATIVES);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::Candidates;
+    use std::sync::OnceLock;
 
     /// The engine bot scripts run on.
     fn bot_engine() -> Engine {
         let root =
-            crate::script::files::RulesRoot::new(Path::new(".")).expect("the package folder");
-        let mut engine = crate::script::sandboxed_engine(&root);
+            crate::script::host::files::RulesRoot::new(Path::new(".")).expect("the package folder");
+        let mut engine = crate::script::host::sandboxed_engine(&root);
         register(&mut engine);
         engine
     }
@@ -668,7 +556,7 @@ mod tests {
         let ast = engine.compile(script).expect("the script compiles");
         let program = super::super::compiled::Program::compile(
             &engine,
-            super::super::bot_natives::BOT_TABLES,
+            super::super::host::bot_natives::BOT_TABLES,
             None,
             &ast,
             &[],
@@ -685,8 +573,13 @@ mod tests {
             let interpreted: String = engine
                 .call_fn(&mut Scope::new(), &ast, name, (arg.clone(),))
                 .expect("the interpreter runs it");
-            let compiled = super::super::with_deadline(|| {
-                program.call(&engine, &super::super::COMPILED_LIMITS, name, vec![arg])
+            let compiled = super::super::host::with_deadline(|| {
+                program.call(
+                    &engine,
+                    &super::super::compiled::COMPILED_LIMITS,
+                    name,
+                    vec![arg],
+                )
             })
             .expect("the function is compiled")
             .expect("compiled code runs it")
@@ -707,10 +600,10 @@ mod tests {
             )
             .expect_err("`nope` is not a variable")
             .to_string();
-        let compiled = super::super::with_deadline(|| {
+        let compiled = super::super::host::with_deadline(|| {
             program.call(
                 &engine,
-                &super::super::COMPILED_LIMITS,
+                &super::super::compiled::COMPILED_LIMITS,
                 "unknown",
                 vec![Dynamic::from(BotView::sample())],
             )
@@ -729,168 +622,5 @@ mod tests {
             (interpreted.as_str(), compiled.as_str()),
             ("card true", "card true")
         );
-    }
-
-    /// Each decision gets the level's parameters as bots.yaml writes them: lent to a compiled
-    /// `decide` that leaves them as given (and back for the next decision), copied for one that
-    /// changes them or that runs on the interpreter.
-    #[test]
-    fn every_decision_gets_the_level_parameters_as_written() {
-        use crate::script::{EngineKind, Variant};
-        let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
-        let dir = rules.join("check");
-        let yaml = "script: bots.rhai\nlevels:\n".to_string()
-            + ["easy", "medium", "hard", "expert"]
-                .map(|l| format!("  {l}: {{ marker: 1, forget_chance: 0.0 }}\n"))
-                .concat()
-                .as_str();
-        let check = r#"if params.marker != 1 { throw `decide got ${params}`; }"#;
-        // The body of `decide`, and whether it leaves `params` as given.
-        let bodies = [
-            (format!("{check} ()"), true),
-            // Another function gets a copy, whatever it does with it.
-            (format!("{check} change(params); ()"), true),
-            (format!("{check} params.marker = 2; ()"), false),
-            (format!(r#"{check} params.remove("marker"); ()"#), false),
-        ];
-        for (body, kept) in bodies {
-            let script =
-                format!("fn decide(view, params) {{ {body} }}\nfn change(p) {{ p.marker = 3; }}");
-            for engine in [EngineKind::Compiled, EngineKind::Interpreted] {
-                let texts = [
-                    (dir.join("bots.yaml"), yaml.clone()),
-                    (dir.join("bots.rhai"), script.clone()),
-                ];
-                let mut variant =
-                    Variant::load_named_with(&rules, "check", &texts).expect("the variant loads");
-                variant.set_engine(engine);
-                let names = vec!["ann".to_string(), "bob".to_string()];
-                let mut game = Game::new(variant.table().clone(), names, 5, &[]).expect("a game");
-                game.start(&variant).expect("the game starts");
-                let book = variant.bots.as_ref().expect("bots");
-                let mut bot = book.bot(Seat(0), "hard", &game, 5).expect("a level");
-                for _ in 0..3 {
-                    let decided = book.decide(&mut bot, &game);
-                    assert!(matches!(decided, Ok(None)), "{body}: {decided:?}");
-                }
-                let lent = kept && engine == EngineKind::Compiled;
-                let spare = book.levels["hard"].spare_params.lock().expect("unpoisoned");
-                assert_eq!(spare.len(), usize::from(lent), "{body} on {engine:?}");
-                assert!(
-                    spare
-                        .iter()
-                        .all(|p| p.to_string() == book.levels["hard"].params.to_string())
-                );
-            }
-        }
-    }
-
-    /// A bundled variant and a started 3-player game of it, with a random agent from `seed`.
-    fn three_player_game(
-        name: &str,
-        seed: u64,
-    ) -> (
-        crate::script::Variant,
-        Game,
-        crate::kernel::playout::RandomAgent,
-    ) {
-        let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
-        let variant = crate::script::Variant::load_named(&rules, name).expect("loads");
-        let names = ["ann", "bob", "cy"].map(String::from).to_vec();
-        let mut game = Game::new(variant.table().clone(), names, seed, &[]).expect("a game");
-        game.start(&variant).expect("starts");
-        (
-            variant,
-            game,
-            crate::kernel::playout::RandomAgent::new(seed),
-        )
-    }
-
-    /// A view lent the game decides as a view of a copy does, and the game is back as it was;
-    /// a view something still holds leaves a copy in the game's place.
-    #[test]
-    fn a_view_lent_the_game_decides_as_one_of_a_copy() {
-        let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
-        for name in ["check", "cambia"] {
-            let (variant, mut game, mut agent) = three_player_game(name, 9);
-            let book = variant.bots.as_ref().expect("bots");
-            let mut bots: Vec<Bot> = (0..3)
-                .map(|i| book.bot(Seat(i), "expert", &game, 9).expect("a level"))
-                .collect();
-            for _ in 0..40 {
-                for bot in &mut bots {
-                    let mut twin = bot.clone();
-                    let before = format!("{game:?}");
-                    // On the view of the last decision (another seat's), used again...
-                    let lent = book.decide_lending(bot, &mut game);
-                    assert_eq!(format!("{game:?}"), before, "{name}: the game is back");
-                    // ...and on a new one.
-                    SPARE_VIEW.with_borrow_mut(|spare| *spare = None);
-                    let copied = book.decide(&mut twin, &game);
-                    assert_eq!(copied, lent, "{name}");
-                    assert_eq!(twin, *bot, "{name}");
-                }
-                if game.is_over() {
-                    break;
-                }
-                agent.step(&mut game, &variant).expect("a step");
-            }
-        }
-        let variant = crate::script::Variant::load_named(&rules, "check").expect("loads");
-        let names = ["ann", "bob"].map(String::from).to_vec();
-        let mut game = Game::new(variant.table().clone(), names, 3, &[]).expect("a game");
-        game.start(&variant).expect("starts");
-        let before = format!("{game:?}");
-        let held = {
-            let lent = LentToView::new(&mut game, Seat(0), &[], ChaCha8Rng::seed_from_u64(0));
-            lent.data().clone()
-        };
-        assert_eq!(
-            format!("{game:?}"),
-            before,
-            "a copy of the held view's game"
-        );
-        assert_eq!(format!("{:?}", held.game), before);
-        assert!(
-            SPARE_VIEW.with_borrow(Option::is_none),
-            "a view still held is not used again"
-        );
-    }
-
-    /// A view remembers exactly the cards its bot remembers: known to its seat, not forgotten.
-    #[test]
-    fn a_view_remembers_what_its_bot_remembers() {
-        let (variant, mut game, mut agent) = three_player_game("check", 4);
-        let book = variant.bots.as_ref().expect("bots");
-        let mut bots: Vec<Bot> = (0..3)
-            .map(|i| book.bot(Seat(i), "easy", &game, 4).expect("a level"))
-            .collect();
-        let (mut remembered, mut forgotten) = (0, 0);
-        for _ in 0..80 {
-            for bot in &mut bots {
-                book.observe(bot, &game);
-                let view = ViewData {
-                    me: bot.seat,
-                    forgotten: bot.forgotten.clone(),
-                    game: game.trial(),
-                    candidates: OnceLock::new(),
-                    rng: Mutex::new(ChaCha8Rng::seed_from_u64(0)),
-                };
-                let cards = game.state.cards.len();
-                for i in 0..cards + 2 {
-                    let card = CardIdx(i as u16);
-                    let expected = i < cards && book.remembers(bot, &game, card);
-                    assert_eq!(view.remembers(card), expected, "card {i}");
-                    remembered += usize::from(expected);
-                    forgotten +=
-                        usize::from(i < cards && game.state.knows(bot.seat, card) && !expected);
-                }
-            }
-            if game.is_over() {
-                break;
-            }
-            agent.step(&mut game, &variant).expect("a step");
-        }
-        assert!(remembered > 0 && forgotten > 0, "{remembered} {forgotten}");
     }
 }

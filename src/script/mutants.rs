@@ -2,7 +2,7 @@
 //! edit at an exact place found by Rhai's own tokenizer (so strings and comments are never
 //! edited by accident). Whether a mutant still compiles is the caller's check (loading it).
 
-use super::tokens::{Tok, hooks, tokenize};
+use super::host::tokens::{Tok, hooks, tokenize};
 use rhai::Token;
 
 /// What kind of edit a mutant is.

@@ -3,12 +3,13 @@
 //! rule script's map (its functions, statements and branches, from the compiled syntax tree) says
 //! which of those positions are statements and which branch arms they begin.
 
-use super::Variant;
-use super::tokens::{FnSpan, fn_spans};
+use super::host::error::VariantError;
+use super::host::tokens::{FnSpan, fn_spans};
+use super::variant::{EngineObserver, Variant};
 use rhai::debugger::{DebuggerCommand, DebuggerEvent};
 use rhai::{AST, ASTNode, Engine, Expr, ImmutableString, Stmt};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// A place in a script: 1-based line and column (in characters), as Rhai counts them.
@@ -60,9 +61,19 @@ impl Probe {
     }
 }
 
-/// Make the engine report every node it evaluates to `probe` (it then runs a few times slower:
-/// for coverage runs only).
-pub(crate) fn attach(engine: &mut Engine, probe: Arc<Probe>) {
+impl EngineObserver for Probe {
+    /// Make the engine report every node it evaluates to this probe (it then runs a few times
+    /// slower: for coverage runs only).
+    fn attach(self: Arc<Self>, engine: &mut Engine) {
+        attach(engine, self);
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+fn attach(engine: &mut Engine, probe: Arc<Probe>) {
     #[allow(deprecated)] // Rhai marks the debugging interface volatile, not deprecated
     engine.register_debugger(
         |_, debugger| debugger,
@@ -253,13 +264,19 @@ fn analyse(ast: &AST, source: &str) -> (Vec<Point>, Vec<Branch>) {
 }
 
 impl Variant {
+    /// Load `rules_dir/<name>/` with a probe that counts every script node its hooks run, for
+    /// coverage (`take_hits`). Its hooks run a few times slower than a plain variant's.
+    pub fn load_named_probed(rules_dir: &Path, name: &str) -> Result<Variant, VariantError> {
+        Variant::load_named_observed(rules_dir, name, Arc::new(Probe::default()))
+    }
+
     /// The map of each rule script and module (not bots) of the variant, a base's included.
     pub fn script_maps(&self) -> Vec<ScriptMap> {
         self.rule_scripts()
             .into_iter()
             .filter_map(|(path, source)| {
                 // The variant loaded, so its scripts compile.
-                let ast = self.engine.compile(&source).ok()?;
+                let ast = self.engine().compile(&source).ok()?;
                 let (statements, branches) = analyse(&ast, &source);
                 Some(ScriptMap {
                     functions: fn_spans(&source),
@@ -274,28 +291,22 @@ impl Variant {
 
     /// Whether this variant was loaded with a probe (`load_named_probed`).
     pub fn is_probed(&self) -> bool {
-        self.probe.is_some()
+        self.observer().is_some_and(|o| o.as_any().is::<Probe>())
     }
 
     /// The counts the probe has gathered since the last call, by file: a node of an inherited
     /// function or of a module counts in the file it is written in. Empty without a probe.
     pub fn take_hits(&self) -> Hits {
         let mut hits = Hits::new();
-        let Some(probe) = &self.probe else {
+        let Some(probe) = self
+            .observer()
+            .and_then(|o| o.as_any().downcast_ref::<Probe>())
+        else {
             return hits;
         };
         for (source, by_function) in probe.take() {
-            let module =
-                Some(source.as_str()).filter(|s| *s != self.entry && self.sources.contains_key(*s));
             for ((function, at), count) in by_function {
-                let file = match module {
-                    Some(m) => m,
-                    None => self
-                        .fn_files
-                        .get(function.as_str())
-                        .map_or(self.entry.as_str(), String::as_str),
-                };
-                let Some((path, _)) = self.sources.get(file) else {
+                let Some(path) = self.file_of(&source, &function) else {
                     continue; // an `import`ed file outside the variant's scripts
                 };
                 *hits.entry((path.display().to_string(), at)).or_default() += count;

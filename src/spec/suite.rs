@@ -3,7 +3,6 @@
 
 use super::ast::{Feature, Span, Tag};
 use super::diag::{FileDiagnostic, LineIndex, Problem, SourceLines};
-pub use super::junit::junit;
 use super::limits::{MAX_FILE_BYTES, MAX_PROBLEMS_PER_FILE};
 use super::runner::{self, Concrete, Failure, Unavailable, VariantProvider};
 use super::tags::TagExpr;

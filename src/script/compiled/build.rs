@@ -2,7 +2,7 @@
 //! resolved to slots and every call bound at compile time (or the function left to the
 //! interpreter, with the reason).
 
-use super::super::natives::Tables;
+use super::super::host::natives::Tables;
 use super::calls::{by_reference, lending_script_call, script_call};
 use super::chain::{self, Chain};
 use super::loops::{looped, switch_hash_works};

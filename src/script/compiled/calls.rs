@@ -95,13 +95,13 @@ fn push_arguments(f: &mut Frame<'_>, args: &[Eval], later: impl Fn(usize) -> boo
 /// them but `take` and `set_tag`, which `ParamUse::kept` rules out). A map's entry may be a
 /// function pointer called as a method, with the map as its `this`.
 pub(super) fn methods_on(value: &Dynamic) -> Methods {
-    use super::super::api::{Card, GameHandle, Player};
+    use super::super::host::api::{Card, GameHandle, Player};
     use std::any::TypeId;
     let t = value.type_id();
     if t == TypeId::of::<GameHandle>()
         || t == TypeId::of::<Card>()
         || t == TypeId::of::<Player>()
-        || t == TypeId::of::<super::super::bots::BotView>()
+        || t == TypeId::of::<super::super::host::view::BotView>()
     {
         Methods::ChangeNothing
     } else if value.is_map() {

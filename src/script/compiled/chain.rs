@@ -2,9 +2,9 @@
 //! `view.me.hand[0]`): compiled into links, the common shapes on a local variable given code of
 //! their own, the rest walked from the root (`walk.rs`), in place when it is a local variable.
 
-use super::super::items::{Items, ItemsFn};
-use super::super::names::{LiteralName, Name, Named};
-use super::super::natives::{Native, Ty};
+use super::super::host::items::{Items, ItemsFn};
+use super::super::host::names::{LiteralName, Name, Named};
+use super::super::host::natives::{Native, Ty};
 use super::build::{Compiler, mismatch};
 use super::events::{EventCall, MapLiteral};
 use super::ops::{self, Site};
@@ -494,7 +494,7 @@ macro_rules! lend_general {
         )*
         let result = match (direct, native) {
             (Some(l), _) => (l.named.call)(&mut [&mut $target, $(&mut $v),*], l.name())
-                .unwrap_or_else(|| Err(super::super::natives::wrong_args(l.native.name)))
+                .unwrap_or_else(|| Err(super::super::host::natives::wrong_args(l.native.name)))
                 .map_err(|e| super::fill_position(e, $pos)),
             (None, Some(n)) => (n.call)(&mut [&mut $target, $(&mut $v),*])
                 .map_err(|e| super::fill_position(e, $pos)),

@@ -6,8 +6,8 @@ use super::build::Compiler;
 use super::chain::Literal;
 use super::ops::{self, Site};
 use super::{Eval, Frame, R};
-use crate::script::api::{self, GameHandle, Player};
-use crate::script::natives::Ty;
+use crate::script::host::api::{self, GameHandle, Player};
+use crate::script::host::natives::Ty;
 use rhai::{Dynamic, EvalAltResult, Expr, ImmutableString, Position, StaticVec};
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! `for` loops and `switch` statements, compiled: ranges counted without a list, items walked in
 //! place, and `switch` cases looked up by Rhai's own hash.
 
-use super::super::items::{self, Item};
+use super::super::host::items::{self, Item};
 use super::build::{Compiler, Unsupported, unsupported, value};
 use super::chain::{self, Listed};
 use super::ops::{self, Site};
@@ -303,7 +303,7 @@ fn for_each(f: &mut Frame<'_>, items: Dynamic, pos: Position, round: &Round) -> 
     // Any other type (a step range, a blob, a string's `chars()`): the iterator the standard
     // package registers for it, as the interpreter finds it.
     let mut global = f.engine.new_global_runtime_state();
-    global.push_import("std", super::super::standard_package());
+    global.push_import("std", super::super::host::standard_package());
     let Some(iterator) = global.get_iter(items.type_id()) else {
         return Err(EvalAltResult::ErrorFor(pos).into());
     };

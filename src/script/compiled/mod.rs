@@ -23,7 +23,8 @@ mod receivers;
 #[cfg(test)]
 mod tests;
 
-use super::natives::Tables;
+pub(crate) use super::host::items::{discard, replace};
+use super::host::natives::Tables;
 use crate::kernel::Table;
 use rhai::{AST, Dynamic, Engine, EvalAltResult, GlobalRuntimeState, ImmutableString, Position};
 use std::sync::Arc;
@@ -99,6 +100,12 @@ pub(crate) struct Limits {
     pub(crate) max_call_levels: usize,
 }
 
+/// The limits of compiled code: the interpreter's.
+pub(crate) static COMPILED_LIMITS: Limits = Limits {
+    max_operations: super::host::MAX_OPERATIONS,
+    max_call_levels: super::host::MAX_CALL_LEVELS,
+};
+
 /// The state of one call into compiled code: the value stack and what the slow path needs.
 pub(crate) struct Frame<'a> {
     stack: Vec<Dynamic>,
@@ -152,12 +159,14 @@ impl<'a> Frame<'a> {
         let max = self.limits.max_operations;
         if self.operations > max {
             return Err(
-                EvalAltResult::ErrorTerminated(super::OUT_OF_OPERATIONS.into(), pos).into(),
+                EvalAltResult::ErrorTerminated(super::host::OUT_OF_OPERATIONS.into(), pos).into(),
             );
         }
         self.next_check = ((self.operations | 0x3f) + 1).min(max + 1);
-        if super::past_deadline() {
-            return Err(EvalAltResult::ErrorTerminated(super::OUT_OF_TIME.into(), pos).into());
+        if super::host::past_deadline() {
+            return Err(
+                EvalAltResult::ErrorTerminated(super::host::OUT_OF_TIME.into(), pos).into(),
+            );
         }
         Ok(())
     }
@@ -205,7 +214,7 @@ impl<'a> Frame<'a> {
     /// Before Rhai runs a built-in, which may call script functions (`a.map(|x| x + 1)`): the
     /// call's count goes to the progress callback, which counts those functions' operations.
     fn hand_over_operations(&self) {
-        super::set_call_operations(self.operations);
+        super::host::set_call_operations(self.operations);
     }
 
     /// After the built-in: the count with its functions' operations, and the time looked at
@@ -214,10 +223,12 @@ impl<'a> Frame<'a> {
     fn take_back_operations(&mut self, result: R<Dynamic>, pos: Position) -> R<Dynamic> {
         // Rhai counted the call of the native function itself, which the calling statement
         // already counted (`cost.rs`): the rest are the operations of what it called back.
-        let counted = super::call_operations().saturating_sub(1);
+        let counted = super::host::call_operations().saturating_sub(1);
         self.operations = self.operations.max(counted);
-        if result.is_ok() && super::past_deadline() {
-            return Err(EvalAltResult::ErrorTerminated(super::OUT_OF_TIME.into(), pos).into());
+        if result.is_ok() && super::host::past_deadline() {
+            return Err(
+                EvalAltResult::ErrorTerminated(super::host::OUT_OF_TIME.into(), pos).into(),
+            );
         }
         result
     }
@@ -331,25 +342,6 @@ pub(crate) fn put_back(place: &mut Dynamic, value: Dynamic) {
         std::mem::forget(std::mem::replace(place, value));
     } else {
         *place = value;
-    }
-}
-
-/// `*place = value`, without a call of `Dynamic`'s drop glue when the old value holds nothing to
-/// free (a variable's `()` before its `let`, a number before its next one).
-#[inline(always)]
-pub(crate) fn replace(place: &mut Dynamic, value: Dynamic) {
-    discard(std::mem::replace(place, value));
-}
-
-/// Drop a value, without a call of `Dynamic`'s drop glue when it holds nothing to free: most
-/// values compiled code drops are `()`, booleans and numbers, and the glue is a call a value.
-#[inline(always)]
-pub(crate) fn discard(value: Dynamic) {
-    let plain = value.is_unit() || value.is_bool() || value.is_int() || value.is_float();
-    if plain {
-        std::mem::forget(value);
-    } else {
-        drop(value);
     }
 }
 
@@ -556,7 +548,7 @@ impl Program {
             other => other.into(),
         });
         // The call's count, where the interpreter's is (`script::call_operations`).
-        super::set_call_operations(frame.operations);
+        super::host::set_call_operations(frame.operations);
         let mut stack = std::mem::take(&mut frame.stack);
         drop(frame);
         let given_back = match lent {

@@ -2,10 +2,10 @@
 //! `()` done in place, kernel API functions called through their table entry, everything else
 //! (the standard library, odd argument types, every error) through Rhai itself.
 
-use super::super::api::{bool_of, int_of};
-use super::super::natives::{self, Native, Tables, Ty};
+use super::super::host::api::{bool_of, int_of};
+use super::super::host::natives::{self, Native, Tables, Ty};
 use super::{Frame, R};
-use crate::script::MAX_STRING_BYTES;
+use crate::script::host::MAX_STRING_BYTES;
 use rhai::{Dynamic, Engine, EvalAltResult, INT, ImmutableString, Position};
 
 /// A call site of a native function: its name, and the table entries of that name and arity.
@@ -229,7 +229,7 @@ fn standard(f: &mut Frame<'_>, name: &str, args: &mut [&mut Dynamic]) -> Option<
 
 /// `a == b` as Rhai decides it, for the types it is sure of (`None`: ask Rhai).
 fn equal(a: &Dynamic, b: &Dynamic) -> Option<bool> {
-    use super::super::api::{Card, Player, Slot};
+    use super::super::host::api::{Card, Player, Slot};
     if let (Some(x), Some(y)) = (int_of(a), int_of(b)) {
         return Some(x == y);
     }
@@ -475,7 +475,7 @@ pub(crate) fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynam
 /// Whether a value is one of the kernel API's own types (a card, a player, a slot, a located
 /// card).
 fn is_kernel_value(d: &Dynamic) -> bool {
-    use super::super::api::{Card, Located, Player, Slot};
+    use super::super::host::api::{Card, Located, Player, Slot};
     use std::any::TypeId;
     if !d.is_variant() {
         return false;

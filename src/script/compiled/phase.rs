@@ -7,8 +7,8 @@
 use super::build::Compiler;
 use super::{Eval, Frame, R};
 use crate::kernel::Table;
-use crate::script::api::{self, GameHandle};
-use crate::script::names::{LiteralName, NameKind};
+use crate::script::host::api::{self, GameHandle};
+use crate::script::host::names::{LiteralName, NameKind};
 use rhai::{ASTFlags, Dynamic, Expr, FnCallExpr};
 use std::sync::Arc;
 

@@ -103,13 +103,13 @@ impl Receivers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::script::files::RulesRoot;
-    use crate::script::natives::NATIVES;
+    use crate::script::host::files::RulesRoot;
+    use crate::script::host::natives::NATIVES;
     use rhai::Array;
 
     fn engine() -> Engine {
         let root = RulesRoot::new(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("root");
-        crate::script::sandboxed_engine(&root)
+        crate::script::host::sandboxed_engine(&root)
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! (its Rhai text, positions included) must be the same on both.
 
 use super::{Limits, Program};
-use crate::script::files::RulesRoot;
-use crate::script::{MAX_CALL_LEVELS, MAX_OPERATIONS, sandboxed_engine, with_deadline};
+use crate::script::host::files::RulesRoot;
+use crate::script::host::{MAX_CALL_LEVELS, MAX_OPERATIONS, sandboxed_engine, with_deadline};
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Scope};
 
 const LIMITS: Limits = Limits {
@@ -36,7 +36,13 @@ fn shown(result: Result<Dynamic, Box<EvalAltResult>>) -> String {
 fn compiled_cases() -> (Engine, AST, Program) {
     let engine = engine();
     let ast = cases(&engine);
-    let program = Program::compile(&engine, crate::script::natives::RULES, None, &ast, &[]);
+    let program = Program::compile(
+        &engine,
+        crate::script::host::natives::RULES,
+        None,
+        &ast,
+        &[],
+    );
     (engine, ast, program)
 }
 
@@ -55,7 +61,7 @@ fn compiled(engine: &Engine, program: &Program, name: &str, args: Vec<Dynamic>) 
 fn run_on_big_stack(f: impl FnOnce() + Send) {
     std::thread::scope(|s| {
         std::thread::Builder::new()
-            .stack_size(crate::script::SCRIPT_STACK_BYTES)
+            .stack_size(crate::script::host::SCRIPT_STACK_BYTES)
             .spawn_scoped(s, f)
             .expect("a thread")
             .join()
@@ -93,7 +99,7 @@ fn every_case_gives_the_same_value_or_error_on_both_engines() {
 #[test]
 fn kernel_values_against_other_types_compare_as_rhai_compares_them() {
     use crate::kernel::{CardIdx, Seat};
-    use crate::script::api::{Card, Player, Slot};
+    use crate::script::host::api::{Card, Player, Slot};
     run_on_big_stack(|| {
         let (engine, ast, program) = compiled_cases();
         let args = || {
@@ -127,7 +133,7 @@ fn what_is_not_compiled_is_left_to_the_interpreter_with_its_callers() {
     let engine = engine();
     let program = Program::compile(
         &engine,
-        crate::script::natives::RULES,
+        crate::script::host::natives::RULES,
         None,
         &cases(&engine),
         &[],
@@ -186,7 +192,13 @@ fn a_lent_argument_comes_back_as_given() {
              fn changes(a, b) { b.k = 5; b.k }",
         )
         .expect("compiles");
-    let program = Program::compile(&engine, crate::script::natives::RULES, None, &ast, &[]);
+    let program = Program::compile(
+        &engine,
+        crate::script::host::natives::RULES,
+        None,
+        &ast,
+        &[],
+    );
     let map = || {
         let mut m = rhai::Map::new();
         m.insert("k".into(), Dynamic::from(1_i64));
@@ -265,7 +277,13 @@ fn small_functions_are_compiled_into_their_callers() {
         "x += 1; ".repeat(40)
     );
     let ast = engine.compile(&big).expect("compiles");
-    let program = Program::compile(&engine, crate::script::natives::RULES, None, &ast, &[]);
+    let program = Program::compile(
+        &engine,
+        crate::script::host::natives::RULES,
+        None,
+        &ast,
+        &[],
+    );
     let inlined: Vec<bool> = ["big", "small", "mid", "top"]
         .iter()
         .map(|name| program.is_inlined(name, 1))

@@ -11,9 +11,10 @@
 pub mod faces;
 pub mod generate;
 
+use super::compiled::COMPILED_LIMITS;
 use super::compiled::Program;
-use super::files::RulesRoot;
-use super::{COMPILED_LIMITS, EngineKind, panic_text, sandboxed_engine, with_deadline};
+use super::host::files::RulesRoot;
+use super::host::{EngineKind, panic_text, sandboxed_engine, with_deadline};
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Module, Scope};
 
 /// The name a script's module is registered under (`lib::f()`).
@@ -85,7 +86,7 @@ impl Differential {
         refuse_folded_constants(&ast, "script")?;
         ast.set_source("script");
         let named: Vec<(String, &AST)> = modules.iter().map(|(n, a)| (n.clone(), a)).collect();
-        let program = Program::compile(&engine, super::natives::RULES, None, &ast, &named);
+        let program = Program::compile(&engine, super::host::natives::RULES, None, &ast, &named);
         Ok(Differential {
             engine,
             ast,
@@ -135,7 +136,7 @@ impl Differential {
                         name,
                         (),
                     );
-                    (result, super::call_operations())
+                    (result, super::host::call_operations())
                 }))
             }
             EngineKind::Compiled => {
@@ -148,14 +149,14 @@ impl Differential {
                         name,
                         Vec::<Dynamic>::new(),
                     );
-                    (result, super::call_operations())
+                    (result, super::host::call_operations())
                 }))
             }
         };
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)) {
             Ok(Some((result, operations))) => {
                 // A limit's error as the platform reports it on both engines.
-                let result = result.map_err(super::stopped_by_limit);
+                let result = result.map_err(super::host::stopped_by_limit);
                 (Outcome::Finished(shown(result)), operations)
             }
             Ok(None) => (Outcome::NotCompiled, 0),
@@ -175,10 +176,10 @@ impl Differential {
 
 /// The load-time refusal a variant's script gets for changing a folded constant.
 fn refuse_folded_constants(ast: &AST, what: &str) -> Result<(), LoadError> {
-    match super::lint::folded_constant_assignment(ast) {
+    match super::sources::lint::folded_constant_assignment(ast) {
         Some(pos) => Err(LoadError(format!(
             "{what}: {} ({pos})",
-            super::lint::CONSTANT_CHANGED
+            super::sources::lint::CONSTANT_CHANGED
         ))),
         None => Ok(()),
     }
@@ -296,7 +297,7 @@ pub fn run_many(
     let counted = done.clone();
     let worker = std::thread::Builder::new()
         .name("deckspec-differential".into())
-        .stack_size(super::SCRIPT_STACK_BYTES)
+        .stack_size(super::host::SCRIPT_STACK_BYTES)
         .spawn(move || {
             let report = compare_programs(first_seed, cases, keep, &mut |n, elapsed| {
                 counted.store(n, Ordering::Relaxed);

@@ -2,7 +2,7 @@
 //! on a local variable with local variables and constants (`game.pget(p, "locked")`,
 //! `game.rank(card)`): what `One::method<N>` decides at every call, decided once at load.
 
-use super::super::super::natives::CheckedCall;
+use super::super::super::host::natives::CheckedCall;
 use super::super::{Frame, R, fill_position, put_back};
 use super::{Link, Literal, One};
 use rhai::{Dynamic, Position};

@@ -396,10 +396,11 @@ fn named_call(l: &Literal, args: &mut [&mut Dynamic]) -> Option<R<Dynamic>> {
     if !l.native.admits_except(args, l.named.arg) {
         return None;
     }
-    Some(
-        (l.named.call)(args, l.name())
-            .unwrap_or_else(|| Err(super::super::super::natives::wrong_args(l.native.name))),
-    )
+    Some((l.named.call)(args, l.name()).unwrap_or_else(|| {
+        Err(super::super::super::host::natives::wrong_args(
+            l.native.name,
+        ))
+    }))
 }
 
 /// The function pointer a map holds under a method's name (Rhai calls it for `map.name(…)`).

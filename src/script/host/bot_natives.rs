@@ -5,12 +5,12 @@
 //! private ones, and the actions it may try.
 
 use super::api::{self, Card, Player, Slot, arg_value, from_value};
-use super::bots::BotView;
 use super::items;
 use super::names::{
     consumes_besides_name, is_name, name_view, named, named_arg, named_kind, param_ty,
 };
 use super::natives::{NATIVES, Native, Tables, borrow, entry_args, entry_body, native, take, view};
+use super::view::BotView;
 use crate::kernel::{CardIdx, Loc, Seat};
 use rand::RngExt;
 use rhai::{Array, Dynamic, INT, ImmutableString, Map};

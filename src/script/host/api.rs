@@ -6,14 +6,14 @@ use crate::kernel::{Arg, Audience, CardIdx, Game, Key, Loc, Payload, PhaseId, Se
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-pub(super) type R<T> = Result<T, Box<EvalAltResult>>;
+pub(crate) type R<T> = Result<T, Box<EvalAltResult>>;
 
 /// The game as scripts hold it. Shared so that helper functions can take it as a parameter.
 #[derive(Clone)]
 pub struct GameHandle(pub Arc<Mutex<Game>>);
 
 impl GameHandle {
-    pub(super) fn lock(&self) -> MutexGuard<'_, Game> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Game> {
         // A poisoned lock only means an earlier panic; the game data is still consistent
         // because every call is one short critical section.
         self.0.lock().unwrap_or_else(|e| e.into_inner())
@@ -45,7 +45,7 @@ pub struct Located(pub CardIdx, pub Option<(Seat, u16)>);
 #[derive(Clone, Debug)]
 pub struct Refusal(pub String);
 
-pub(super) fn err<T>(msg: impl Into<String>) -> R<T> {
+pub(crate) fn err<T>(msg: impl Into<String>) -> R<T> {
     Err(Box::new(EvalAltResult::ErrorRuntime(
         Dynamic::from(msg.into()),
         Position::NONE,
@@ -162,7 +162,7 @@ pub fn arg_value(arg: &Arg) -> Dynamic {
 /// value on keeps it (a variable, a constant, a copy, a parameter, a returned value, an item of
 /// an array or map); values computed from it (arithmetic, joined or formatted text) are new
 /// values, which the guard does not follow.
-pub(super) fn face_value(card: CardIdx, value: Dynamic) -> Dynamic {
+pub(crate) fn face_value(card: CardIdx, value: Dynamic) -> Dynamic {
     let mut value = value;
     value.set_tag(i32::from(card.0) + 1);
     if let Some(text) = value.read_lock::<ImmutableString>() {
@@ -460,12 +460,12 @@ fn kernel_payload(game: &Game, kernel: KernelValue) -> R<Payload> {
     })
 }
 
-pub(super) fn pile_id(game: &Game, name: &str) -> R<crate::kernel::PileId> {
+pub(crate) fn pile_id(game: &Game, name: &str) -> R<crate::kernel::PileId> {
     pile_named(game, Name::new(name, NameKind::Pile))
 }
 
 /// The pile a name argument names (see `natives::Name`).
-pub(super) fn pile_named(game: &Game, name: Name<'_>) -> R<crate::kernel::PileId> {
+pub(crate) fn pile_named(game: &Game, name: Name<'_>) -> R<crate::kernel::PileId> {
     match name.id(&game.table).map(u16::try_from) {
         Some(Ok(p)) => Ok(crate::kernel::PileId(p)),
         _ => err(format!(
@@ -476,7 +476,7 @@ pub(super) fn pile_named(game: &Game, name: Name<'_>) -> R<crate::kernel::PileId
 }
 
 /// A card of this game (a script cannot make others, but every input is checked).
-pub(super) fn card(game: &Game, c: Card) -> R<CardIdx> {
+pub(crate) fn card(game: &Game, c: Card) -> R<CardIdx> {
     game.state
         .card(c.0)
         .map(|_| c.0)
@@ -484,23 +484,23 @@ pub(super) fn card(game: &Game, c: Card) -> R<CardIdx> {
 }
 
 /// Where a card of this game is.
-pub(super) fn loc(game: &Game, c: Card) -> R<Loc> {
+pub(crate) fn loc(game: &Game, c: Card) -> R<Loc> {
     Ok(game.state.cards[card(game, c)?.0 as usize].loc)
 }
 
-pub(super) fn seat(game: &Game, p: Player) -> R<Seat> {
+pub(crate) fn seat(game: &Game, p: Player) -> R<Seat> {
     game.state.seat(p.0).or_else(|e| err(e.to_string()))
 }
 
-pub(super) fn slot_index(slot: INT) -> R<usize> {
+pub(crate) fn slot_index(slot: INT) -> R<usize> {
     usize::try_from(slot).or_else(|_| err(format!("slot {slot} is negative")))
 }
 
-pub(super) fn opt_card(c: Option<CardIdx>) -> Dynamic {
+pub(crate) fn opt_card(c: Option<CardIdx>) -> Dynamic {
     c.map_or(Dynamic::UNIT, |c| Dynamic::from(Card(c)))
 }
 
-pub(super) fn card_arg(game: &Game, p: Player, arg: &Dynamic) -> R<Dynamic> {
+pub(crate) fn card_arg(game: &Game, p: Player, arg: &Dynamic) -> R<Dynamic> {
     // Read in place: a copy of a card or slot value would allocate just to learn its type.
     if let Some(c) = arg.read_lock::<Card>() {
         return Ok(Dynamic::from(*c));
@@ -522,7 +522,7 @@ pub(super) fn card_arg(game: &Game, p: Player, arg: &Dynamic) -> R<Dynamic> {
     }
 }
 
-pub(super) fn refusal<T>(msg: String) -> R<T> {
+pub(crate) fn refusal<T>(msg: String) -> R<T> {
     Err(Box::new(EvalAltResult::ErrorRuntime(
         Dynamic::from(Refusal(msg)),
         Position::NONE,
@@ -677,7 +677,7 @@ fn pad_with_text(
 }
 
 /// The value of a house rule, or an error naming the house rules there are.
-pub(super) fn house_rule(game: &Game, name: Name<'_>) -> R<Dynamic> {
+pub(crate) fn house_rule(game: &Game, name: Name<'_>) -> R<Dynamic> {
     match name.id(&game.table) {
         Some(i) => Ok(from_value(&game.state.house[i])),
         None => err(format!(
@@ -690,7 +690,7 @@ pub(super) fn house_rule(game: &Game, name: Name<'_>) -> R<Dynamic> {
     }
 }
 
-pub(super) fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
+pub(crate) fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
     let (kind, names): (&str, Vec<&str>) = if player {
         (
             "player",
@@ -714,7 +714,7 @@ pub(super) fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
 
 /// An event field's name as its caller holds it: text, made a key when the event is sent, or a
 /// key made once (a compiled map literal's).
-pub(super) trait FieldName {
+pub(crate) trait FieldName {
     fn text(&self) -> &str;
     fn key(&self) -> Key;
 }
@@ -739,7 +739,7 @@ impl FieldName for &Key {
 
 /// `game.broadcast(name, fields)`: an event for every player. `fields` in key order, as a map
 /// holds them.
-pub(super) fn broadcast<'v>(
+pub(crate) fn broadcast<'v>(
     g: &GameHandle,
     name: Name<'_>,
     fields: impl Iterator<Item = (impl FieldName, &'v Dynamic)> + Clone,
@@ -748,7 +748,7 @@ pub(super) fn broadcast<'v>(
 }
 
 /// `game.tell(p, name, fields)`: an event for player `p` alone.
-pub(super) fn tell<'v>(
+pub(crate) fn tell<'v>(
     g: &GameHandle,
     p: Player,
     name: Name<'_>,
@@ -811,7 +811,7 @@ fn emit<'v>(
         .or_else(|e| err(format!("`{name}`: {e}")))
 }
 
-pub(super) fn set_timer(g: &GameHandle, name: &str, seconds: &Dynamic, p: Option<Player>) -> R<()> {
+pub(crate) fn set_timer(g: &GameHandle, name: &str, seconds: &Dynamic, p: Option<Player>) -> R<()> {
     let mut game = g.lock();
     if !game.table.timers.iter().any(|t| t == name) {
         return err(format!(

@@ -2,86 +2,22 @@
 //! script, the hook check and the rulebook. Every file is read through `RulesRoot`, so nothing
 //! outside the rules folder is ever opened, and modules may hold no state.
 
-use super::error::{ConfigProblem, SourceDiagnostic, VariantError, locate};
-use super::files::{MAX_YAML_DEPTH, RulesRoot, check_yaml_depth};
+use super::super::bots;
+use super::super::host::error::{ConfigProblem, SourceDiagnostic, VariantError, locate};
+use super::super::host::files::RulesRoot;
+use super::super::host::sandboxed_engine;
+use super::super::sources::{
+    Compiled, Sources, compile, config_error, lint, load_modules, parse_yaml, read_file, read_named,
+};
 use super::rulebook::Rulebook;
-use super::{Variant, bots, config, sandboxed_engine};
-use rhai::{AST, Engine, EvalAltResult, Module, Position, Scope, Shared};
-
-type SharedModule = Shared<Module>;
+use super::{EngineObserver, Variant, config};
+use rhai::AST;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// How many `variant.yaml` files one `extends:` chain may hold.
 pub const MAX_EXTENDS_DEPTH: usize = 8;
-
-/// Script sources by the name Rhai reports them under, for diagnostics.
-pub(crate) type Sources = HashMap<String, (PathBuf, String)>;
-
-fn config_error(path: &Path, src: &str, p: ConfigProblem) -> VariantError {
-    VariantError::Config(Box::new(SourceDiagnostic::new(
-        path, src, p.span, p.message, "here",
-    )))
-}
-
-/// Read a rule file the variant cannot do without (its own `variant.yaml`, `rulebook.yaml`, …).
-pub(crate) fn read_file(root: &RulesRoot, path: &Path) -> Result<String, VariantError> {
-    let written = path.display().to_string();
-    root.read(path, &written)
-        .map_err(|problem| VariantError::File {
-            path: written,
-            problem,
-        })
-}
-
-/// Parse YAML text after refusing input nested too deep to parse quickly.
-pub(crate) fn parse_yaml(path: &Path, src: &str) -> Result<serde_yaml::Value, VariantError> {
-    if let Err(at) = check_yaml_depth(src) {
-        let message = format!("this YAML is nested more than {MAX_YAML_DEPTH} levels deep");
-        return Err(config_error(
-            path,
-            src,
-            ConfigProblem {
-                message,
-                span: (at, at + 1),
-            },
-        ));
-    }
-    serde_yaml::from_str(src)
-        .map_err(|e| config_error(path, src, ConfigProblem::from_yaml(src, &e)))
-}
-
-/// A refusal of a path named in a YAML file, pointing at where it is written.
-fn path_error(
-    file: &Path,
-    src: &str,
-    key_path: &[&str],
-    written: &str,
-    problem: super::files::PathProblem,
-) -> VariantError {
-    VariantError::Config(Box::new(SourceDiagnostic::new(
-        file,
-        src,
-        locate(src, key_path, Some(written)),
-        problem.to_string(),
-        "this path",
-    )))
-}
-
-/// Read a file named in a YAML file: resolved relative to that file, inside the rules folder.
-pub(crate) fn read_named(
-    root: &RulesRoot,
-    file: &Path,
-    src: &str,
-    key_path: &[&str],
-    written: &str,
-) -> Result<(PathBuf, String), VariantError> {
-    let fail = |problem| path_error(file, src, key_path, written, problem);
-    let path = root.resolve(file, written).map_err(fail)?;
-    let text = root.read(&path, written).map_err(fail)?;
-    Ok((path, text))
-}
 
 /// One file of an `extends:` chain.
 struct ChainLink {
@@ -193,278 +129,6 @@ fn link_dir(link: &ChainLink) -> &Path {
     link.path.parent().unwrap_or(Path::new("."))
 }
 
-/// Compile a script, or say where it does not compile.
-pub(crate) fn compile(engine: &Engine, path: &Path, src: &str) -> Result<AST, VariantError> {
-    let mut ast = engine.compile(src).map_err(|e| {
-        let pos = e.position();
-        let mut diagnostic = SourceDiagnostic::at_line(
-            path,
-            src,
-            pos.line().unwrap_or(1),
-            pos.position().unwrap_or(1),
-            format!("script does not compile: {}", e.err_type()),
-            "here",
-        );
-        if let rhai::ParseErrorType::VariableUndefined(name) = e.err_type() {
-            diagnostic.help = Some(undefined_variable_help(src, diagnostic.span.offset(), name));
-        }
-        VariantError::Script(Box::new(diagnostic))
-    })?;
-    if let Some(pos) = super::lint::folded_constant_assignment(&ast) {
-        return Err(VariantError::Script(Box::new(SourceDiagnostic::at_line(
-            path,
-            src,
-            pos.line().unwrap_or(1),
-            pos.position().unwrap_or(1),
-            super::lint::CONSTANT_CHANGED.to_string(),
-            "a constant",
-        ))));
-    }
-    ast.set_source(path.display().to_string());
-    Ok(ast)
-}
-
-/// The hint for a variable that is not in scope where `src` uses it at byte `at`: when the
-/// function names it elsewhere, why it cannot be seen there (an anonymous function sees only its
-/// own parameters; a variable only after its `let`, inside its block); otherwise a close name the
-/// function uses, if there is one.
-fn undefined_variable_help(src: &str, at: usize, name: &str) -> String {
-    use super::tokens::{Tok, hooks, tokenize};
-    let tokens = tokenize(src);
-    let owners = hooks(&tokens);
-    let here = tokens.iter().rposition(|t| t.start <= at);
-    let function = here.and_then(|i| owners[i].as_deref());
-    // Its parameters: between its name and its body's `{` (which is the first token it owns).
-    let body = owners
-        .iter()
-        .position(|o| function.is_some() && o.as_deref() == function);
-    let params = body.map_or(0..0, |b| {
-        let keyword = tokens[..b]
-            .iter()
-            .rposition(|t| matches!(t.token, rhai::Token::Fn));
-        keyword.map_or(b..b, |k| k + 2..b)
-    });
-    // Its variables and parameters: not a property or method after `.`, not a call.
-    let token = |i: usize| tokens.get(i).map(|t: &Tok| &t.token);
-    let identifiers: Vec<&str> = (0..tokens.len())
-        .filter(|&i| {
-            (params.contains(&i) || owners[i].as_deref() == function) && tokens[i].start != at
-        })
-        .filter(|&i| {
-            !matches!(i.checked_sub(1).and_then(token), Some(rhai::Token::Period))
-                && !matches!(token(i + 1), Some(rhai::Token::LeftParen))
-        })
-        .filter_map(|i| match &tokens[i].token {
-            rhai::Token::Identifier(id) => Some(id.as_str()),
-            _ => None,
-        })
-        .collect();
-    if identifiers.contains(&name) {
-        format!(
-            "`{name}` is a variable of this function, but not here: an anonymous function (`|x| …`) cannot use the variables of the function it is written in (pass `{name}` as a parameter, or write a loop), and a `let` is seen only after it, inside its block"
-        )
-    } else if let Some(close) = crate::suggest::did_you_mean(name, identifiers) {
-        format!("did you mean `{close}`?")
-    } else {
-        format!("`{name}` is not a parameter, a `let` or a `const` of this function")
-    }
-}
-
-/// The variables a module exports that scripts could change: scripts keep no state outside the
-/// game, so only constants (`export const`) are allowed.
-fn mutable_exports(module: &Module) -> Vec<String> {
-    let mut names: Vec<String> = module
-        .iter_var()
-        .filter(|(_, v)| !v.is_read_only())
-        .map(|(n, _)| n.to_string())
-        .collect();
-    names.sort();
-    names
-}
-
-fn stateful_module_message(name: &str, vars: &[String]) -> String {
-    format!(
-        "module `{name}` exports the variable{} {}: rule scripts keep no state outside the game; put what a hook must remember in a game variable (`vars:` in variant.yaml), or use `export const`",
-        if vars.len() == 1 { "" } else { "s" },
-        vars.iter()
-            .map(|v| format!("`{v}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
-}
-
-/// Evaluate a compiled module script into a stateless module.
-fn module_of(engine: &Engine, name: &str, ast: &AST) -> Result<Module, (String, Position)> {
-    let module = Module::eval_ast_as_new(Scope::new(), ast, engine)
-        .map_err(|e| (format!("module `{name}` does not load: {e}"), e.position()))?;
-    let vars = mutable_exports(&module);
-    if vars.is_empty() {
-        Ok(module)
-    } else {
-        Err((stateful_module_message(name, &vars), Position::NONE))
-    }
-}
-
-/// Load the `modules:` of a YAML file (`variant.yaml` or `bots.yaml`) and register each on the
-/// engine under its name.
-pub(crate) fn load_modules(
-    engine: &mut Engine,
-    root: &RulesRoot,
-    yaml_path: &Path,
-    yaml: &str,
-    modules: &std::collections::BTreeMap<String, String>,
-    sources: &mut Sources,
-) -> Result<Vec<Compiled>, VariantError> {
-    let mut compiled = Vec::new();
-    for (name, written) in modules {
-        let (path, src) = read_named(root, yaml_path, yaml, &["modules", name], written)?;
-        let ast = compile(engine, &path, &src)?;
-        let module = super::with_deadline(|| module_of(engine, name, &ast));
-        let module = module.map_err(|(message, pos)| {
-            let line = pos.line().unwrap_or_else(|| export_line(&src));
-            VariantError::Script(Box::new(SourceDiagnostic::at_line(
-                &path,
-                &src,
-                line,
-                pos.position().unwrap_or(1),
-                message,
-                "here",
-            )))
-        })?;
-        engine.register_static_module(name.as_str(), module.into());
-        sources.insert(path.display().to_string(), (path.clone(), src.clone()));
-        compiled.push(Compiled {
-            path,
-            src,
-            ast,
-            module: Some(name.clone()),
-        });
-    }
-    Ok(compiled)
-}
-
-/// A compiled script with its file, kept for the static checks.
-pub(crate) struct Compiled {
-    pub(crate) path: PathBuf,
-    pub(crate) src: String,
-    pub(crate) ast: AST,
-    /// The name a module is registered under (`None` for a variant's own script).
-    pub(crate) module: Option<String>,
-}
-
-/// The unknown calls of scripts: each module checked against its own functions and the entry
-/// scripts' (`merged` from the chain), the entry scripts against all of theirs.
-pub(crate) fn lint(
-    engine: &Engine,
-    modules: &[Compiled],
-    scripts: &[Compiled],
-    merged: &AST,
-    table: &crate::kernel::Table,
-    natives: super::natives::Tables,
-) -> Vec<SourceDiagnostic> {
-    let known = super::lint::engine_functions(engine);
-    let names = |ast: &AST| -> HashSet<String> {
-        ast.iter_functions().map(|f| f.name.to_string()).collect()
-    };
-    let all = names(merged);
-    let mut out = Vec::new();
-    for m in modules {
-        // A module's function may call the loading script's functions: Rhai finds them in the
-        // caller's library when the module's function runs.
-        let mut defined = names(&m.ast);
-        defined.extend(all.iter().cloned());
-        out.extend(super::lint::unknown_calls(
-            &m.ast, &m.path, &m.src, &known, &defined,
-        ));
-    }
-    for s in scripts {
-        out.extend(super::lint::unknown_calls(
-            &s.ast, &s.path, &s.src, &known, &all,
-        ));
-    }
-    for c in modules.iter().chain(scripts) {
-        out.extend(super::lint::unknown_literal_names(
-            &c.ast, &c.path, &c.src, table, natives,
-        ));
-    }
-    out
-}
-
-/// The line of the first `export` statement (1 when there is none).
-fn export_line(src: &str) -> usize {
-    src.lines()
-        .position(|l| l.trim_start().starts_with("export"))
-        .map_or(1, |i| i + 1)
-}
-
-/// Rhai `import "name"` inside the rules folder only: the path is relative to the importing
-/// script, must stay inside the root and name a regular file, and the module may hold no state.
-pub(crate) struct ConfinedResolver {
-    root: RulesRoot,
-    cache: Mutex<HashMap<PathBuf, SharedModule>>,
-}
-
-impl ConfinedResolver {
-    pub(crate) fn new(root: RulesRoot) -> ConfinedResolver {
-        ConfinedResolver {
-            root,
-            cache: Mutex::new(HashMap::new()),
-        }
-    }
-}
-
-impl rhai::ModuleResolver for ConfinedResolver {
-    fn resolve(
-        &self,
-        engine: &Engine,
-        source: Option<&str>,
-        path: &str,
-        pos: Position,
-    ) -> Result<SharedModule, Box<EvalAltResult>> {
-        let fail = |message: String| {
-            Box::new(EvalAltResult::ErrorRuntime(
-                format!("import \"{path}\": {message}").into(),
-                pos,
-            ))
-        };
-        let from = source.map_or_else(|| self.root.shown().join("-"), PathBuf::from);
-        let written = if path.ends_with(".rhai") {
-            path.to_string()
-        } else {
-            format!("{path}.rhai")
-        };
-        let file = self
-            .root
-            .resolve(&from, &written)
-            .map_err(|p| fail(p.to_string()))?;
-        let cache = |c: &Mutex<HashMap<PathBuf, SharedModule>>| {
-            c.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&file)
-                .cloned()
-        };
-        if let Some(module) = cache(&self.cache) {
-            return Ok(module);
-        }
-        let src = self
-            .root
-            .read(&file, &written)
-            .map_err(|p| fail(p.to_string()))?;
-        let mut ast = engine
-            .compile(&src)
-            .map_err(|e| fail(format!("does not compile: {e}")))?;
-        ast.set_source(file.display().to_string());
-        let module: SharedModule = module_of(engine, path, &ast)
-            .map_err(|(message, _)| fail(message))?
-            .into();
-        self.cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(file, module.clone());
-        Ok(module)
-    }
-}
-
 /// The variants under a rules folder (each subfolder with a `variant.yaml`), sorted.
 pub fn variant_names(rules_dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(rules_dir)
@@ -502,17 +166,22 @@ impl Variant {
         Variant::load_named_inner(rules_dir, name, texts, None)
     }
 
-    /// Load `rules_dir/<name>/` with a probe that counts every script node its hooks run, for
-    /// coverage (`take_hits`). Its hooks run a few times slower than a plain variant's.
-    pub fn load_named_probed(rules_dir: &Path, name: &str) -> Result<Variant, VariantError> {
-        Variant::load_named_inner(rules_dir, name, &[], Some(Arc::default()))
+    /// Load `rules_dir/<name>/` with `observer` attached to its engine (coverage's probe,
+    /// `Variant::load_named_probed`). Its hooks then run on the interpreter, which the observer
+    /// watches.
+    pub(crate) fn load_named_observed(
+        rules_dir: &Path,
+        name: &str,
+        observer: Arc<dyn EngineObserver>,
+    ) -> Result<Variant, VariantError> {
+        Variant::load_named_inner(rules_dir, name, &[], Some(observer))
     }
 
     fn load_named_inner(
         rules_dir: &Path,
         name: &str,
         texts: &[(PathBuf, String)],
-        probe: Option<Arc<super::probe::Probe>>,
+        probe: Option<Arc<dyn EngineObserver>>,
     ) -> Result<Variant, VariantError> {
         let root = RulesRoot::new(rules_dir)
             .ok_or_else(|| VariantError::NoRulesFolder {
@@ -560,7 +229,7 @@ impl Variant {
     fn load_in(
         root: &RulesRoot,
         dir: &Path,
-        probe: Option<Arc<super::probe::Probe>>,
+        probe: Option<Arc<dyn EngineObserver>>,
     ) -> Result<Variant, VariantError> {
         let yaml_path = dir.join("variant.yaml");
         let yaml = read_file(root, &yaml_path)?;
@@ -574,7 +243,7 @@ impl Variant {
 
         let mut engine = sandboxed_engine(root);
         if let Some(probe) = &probe {
-            super::probe::attach(&mut engine, probe.clone());
+            probe.clone().attach(&mut engine);
         }
         let mut sources = Sources::new();
         let mut module_asts = Vec::new();
@@ -644,7 +313,7 @@ impl Variant {
             &script_asts,
             &ast,
             &table,
-            super::natives::RULES,
+            super::super::host::natives::RULES,
         );
         // Only inherited functions need their file: the others are in the entry script.
         fn_files.retain(|_, file| *file != entry);
@@ -734,9 +403,9 @@ impl Variant {
             .iter()
             .filter_map(|m| Some((m.module.clone()?, &m.ast)))
             .collect();
-        let program = super::compiled::Program::compile(
+        let program = super::super::compiled::Program::compile(
             &engine,
-            super::natives::RULES,
+            super::super::host::natives::RULES,
             Some(&table),
             &ast,
             &modules,
@@ -777,48 +446,12 @@ impl Variant {
             entry,
             // Counting nodes needs the interpreter's debugger hooks.
             engine_kind: if probe.is_some() {
-                super::EngineKind::Interpreted
+                super::super::host::EngineKind::Interpreted
             } else {
-                super::EngineKind::default()
+                super::super::host::EngineKind::default()
             },
             probe,
             program,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::compile;
-    use std::path::Path;
-
-    /// The hint `compile` gives for `src`.
-    fn help(src: &str) -> String {
-        let root = crate::script::files::RulesRoot::new(Path::new(env!("CARGO_MANIFEST_DIR")))
-            .expect("the crate's folder");
-        let engine = crate::script::sandboxed_engine(&root);
-        match compile(&engine, Path::new("rules.rhai"), src) {
-            Err(crate::script::error::VariantError::Script(d)) => d.help.unwrap_or_default(),
-            other => panic!("expected a script error, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn an_undefined_variable_is_explained_or_a_close_name_suggested() {
-        let closure = help("fn f(game, cards) {\n    cards.filter(|c| game.points(c) > 5)\n}\n");
-        assert!(
-            closure.starts_with(
-                "`game` is a variable of this function, but not here: an anonymous function"
-            ),
-            "{closure}"
-        );
-        let typo = help("fn f(game, card) {\n    game.points(crad)\n}\n");
-        assert_eq!(typo, "did you mean `card`?");
-        // Methods and calls are not variables: `points` is not offered for `pints`.
-        let far = help("fn f(game) {\n    game.points(pints)\n}\n");
-        assert_eq!(
-            far,
-            "`pints` is not a parameter, a `let` or a `const` of this function"
-        );
     }
 }

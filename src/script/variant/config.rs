@@ -1,7 +1,8 @@
 //! `variant.yaml`: the deck, points, piles, phases, variables, events, timers, house rules and
 //! declared actions of a variant, read with serde_yaml and turned into the kernel's `Table`.
 
-use super::error::{ConfigProblem, locate};
+use super::super::host::error::{ConfigProblem, locate};
+pub(crate) use super::super::sources::yaml_value;
 use crate::kernel::{
     ActionDecl, Actor, ArgDomain, DeckDecl, Face, FormDecl, Guard, HouseRuleRange, HouseRuleType,
     PhaseDecl, PileDecl, PileId, PlayerRange, Rank, Table, Value, table::FACE_CODES,
@@ -345,23 +346,6 @@ fn player_var(v: &serde_yaml::Value) -> Option<(Value, bool)> {
     }
 }
 
-/// A YAML scalar or list as a kernel value (`null` is `()`).
-pub(crate) fn yaml_value(v: &serde_yaml::Value) -> Option<Value> {
-    Some(match v {
-        serde_yaml::Value::Null => Value::Unit,
-        serde_yaml::Value::Bool(b) => Value::Bool(*b),
-        serde_yaml::Value::Number(n) => match n.as_i64() {
-            Some(i) => Value::Int(i),
-            None => Value::Float(n.as_f64()?),
-        },
-        serde_yaml::Value::String(s) => Value::Str(s.clone()),
-        serde_yaml::Value::Sequence(items) => {
-            Value::List(items.iter().map(yaml_value).collect::<Option<_>>()?)
-        }
-        _ => return None,
-    })
-}
-
 fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
     let mut table = Table {
         variant: file.name.clone(),
@@ -627,7 +611,7 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
                     .iter()
                     .map(|p| {
                         table.phase(p).ok_or_else(|| {
-                            let help = super::error::suggest(
+                            let help = super::super::host::error::suggest(
                                 p,
                                 table.phases.iter().map(|x| x.name.as_str()),
                             );
@@ -753,7 +737,7 @@ fn house_rule_type(
         Some("text") => HouseRuleType::Text,
         Some("list") => HouseRuleType::List,
         Some(other) => {
-            let help = super::error::suggest(other, HouseRuleType::NAMES);
+            let help = super::super::host::error::suggest(other, HouseRuleType::NAMES);
             return Err(at(
                 "type",
                 format!(

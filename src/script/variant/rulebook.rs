@@ -1,6 +1,6 @@
 //! `rulebook.yaml`: a variant's numbered rules, each with the seed section or ruling it comes from.
 
-use super::error::{ConfigProblem, SourceDiagnostic, VariantError, locate};
+use super::super::host::error::{ConfigProblem, SourceDiagnostic, VariantError, locate};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -33,10 +33,10 @@ pub struct Rulebook {
 impl Rulebook {
     /// Read and check `path`, inside `root`.
     pub(crate) fn load(
-        root: &super::files::RulesRoot,
+        root: &super::super::host::files::RulesRoot,
         path: &Path,
     ) -> Result<Rulebook, VariantError> {
-        let src = super::load::read_file(root, path)?;
+        let src = super::super::sources::read_file(root, path)?;
         Rulebook::parse(&src).map_err(|p| {
             VariantError::Config(Box::new(SourceDiagnostic::new(
                 path, &src, p.span, p.message, "here",

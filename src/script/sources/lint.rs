@@ -4,8 +4,8 @@
 //! pile, phase, variable, event or house rule passed to the game API) that the variant does not
 //! declare; at load, an assignment that would change a constant Rhai has folded into its value.
 
-use super::error::SourceDiagnostic;
-use super::natives::Native;
+use super::super::host::error::SourceDiagnostic;
+use super::super::host::natives::Native;
 use crate::kernel::Table;
 use rhai::{AST, ASTNode, Engine, Expr, Position, Stmt};
 use std::collections::HashSet;
@@ -76,10 +76,10 @@ pub(crate) fn unknown_calls(
         .into_iter()
         .map(|(name, pos, method)| {
             let types = if method { "Game" } else { "" };
-            let message = match super::api::explain_missing(&format!("{name} ({types})")) {
+            let message = match super::super::host::api::explain_missing(&format!("{name} ({types})")) {
                 Some(text) if method => format!("{text} (no script defines it)"),
                 _ => {
-                    let help = super::error::suggest(
+                    let help = super::super::host::error::suggest(
                         &name,
                         defined.iter().chain(known.iter()).map(String::as_str),
                     );
@@ -148,7 +148,7 @@ pub(crate) fn unknown_literal_names(
     found
         .into_iter()
         .map(|(text, pos, kind)| {
-            let help = super::error::suggest(&text, kind.declared(table));
+            let help = super::super::host::error::suggest(&text, kind.declared(table));
             SourceDiagnostic::at_line(
                 path,
                 src,

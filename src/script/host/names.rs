@@ -171,7 +171,7 @@ pub(crate) const fn first_true(flags: &[bool]) -> usize {
 /// `call` looks it up from the string argument, its `named` takes it resolved.
 macro_rules! named {
     ($name:literal, |$recv:ident: $rty:ident $(, $arg:ident: $ty:ident $(($kind:ident))?)*| $body:expr) => {{
-        const CHECKED: $crate::script::natives::CheckedCall = |args| {
+        const CHECKED: $crate::script::host::natives::CheckedCall = |args| {
             entry_args!(args => first, rest);
             $(
                 let $arg = rest.next().and_then(|d| take!($ty, d))?;
@@ -179,16 +179,16 @@ macro_rules! named {
             )*
             entry_body!(first, rest, $recv: $rty, $body)
         };
-        $crate::script::natives::Native {
+        $crate::script::host::natives::Native {
             name: $name,
-            params: &[$crate::script::natives::Ty::$rty $(, param_ty!($ty))*],
+            params: &[$crate::script::host::natives::Ty::$rty $(, param_ty!($ty))*],
             call: |args| {
-                CHECKED(args).unwrap_or_else(|| Err($crate::script::natives::wrong_args($name)))
+                CHECKED(args).unwrap_or_else(|| Err($crate::script::host::natives::wrong_args($name)))
             },
             checked: CHECKED,
-            named: Some($crate::script::names::Named {
+            named: Some($crate::script::host::names::Named {
                 kind: named_kind!($($ty $(($kind))?),*),
-                arg: 1 + $crate::script::names::first_true(&[$(is_name!($ty)),*]),
+                arg: 1 + $crate::script::host::names::first_true(&[$(is_name!($ty)),*]),
                 call: |args, given| {
                     entry_args!(args => first, rest);
                     $(
@@ -196,7 +196,7 @@ macro_rules! named {
                     )*
                     entry_body!(first, rest, $recv: $rty, $body)
                 },
-                in_place: !$crate::script::names::any_true(&[$(consumes_besides_name!($ty)),*]),
+                in_place: !$crate::script::host::names::any_true(&[$(consumes_besides_name!($ty)),*]),
             }),
             items: None,
         }
@@ -206,17 +206,20 @@ macro_rules! named {
 /// A `named!` parameter's type as Rhai dispatches on it (a name is a string).
 macro_rules! param_ty {
     (Name) => {
-        $crate::script::natives::Ty::Str
+        $crate::script::host::natives::Ty::Str
     };
     ($ty:ident) => {
-        $crate::script::natives::Ty::$ty
+        $crate::script::host::natives::Ty::$ty
     };
 }
 
 /// How a `named!` body sees a parameter taken by `take!`: a name looked up by its text.
 macro_rules! name_view {
     (Name($kind:ident), $x:ident) => {
-        $crate::script::names::Name::new($x.as_str(), $crate::script::names::NameKind::$kind)
+        $crate::script::host::names::Name::new(
+            $x.as_str(),
+            $crate::script::host::names::NameKind::$kind,
+        )
     };
     ($ty:ident, $x:ident) => {
         view!($ty, $x)
@@ -235,7 +238,7 @@ macro_rules! is_name {
 /// The kind of a `named!` entry's one name parameter.
 macro_rules! named_kind {
     (Name($kind:ident) $(, $($rest:tt)*)?) => {
-        $crate::script::names::NameKind::$kind
+        $crate::script::host::names::NameKind::$kind
     };
     ($ty:ident $(, $($rest:tt)*)?) => {
         named_kind!($($($rest)*)?)
@@ -260,7 +263,7 @@ macro_rules! consumes_besides_name {
         false
     };
     ($ty:ident) => {
-        $crate::script::natives::Ty::$ty.consumes()
+        $crate::script::host::natives::Ty::$ty.consumes()
     };
 }
 

@@ -55,7 +55,7 @@ impl Ty {
             Ty::Map => TypeId::of::<Map>(),
             Ty::Unit => TypeId::of::<()>(),
             Ty::Any => TypeId::of::<Dynamic>(),
-            Ty::View => TypeId::of::<super::bots::BotView>(),
+            Ty::View => TypeId::of::<super::view::BotView>(),
         }
     }
 
@@ -296,7 +296,7 @@ macro_rules! borrow {
         $d.read_lock::<ImmutableString>().map(|s| s.clone())
     };
     (View, $d:expr) => {
-        $d.read_lock::<$crate::script::bots::BotView>()
+        $d.read_lock::<$crate::script::host::view::BotView>()
     };
 }
 
@@ -347,7 +347,7 @@ macro_rules! entry_body {
 /// any `T` Rhai holds (the entry returns it as a `Dynamic`, as `register_fn` did).
 macro_rules! native {
     ($name:literal, |$recv:ident: $rty:ident $(, $arg:ident: $ty:ident)*| $body:expr) => {{
-        const CHECKED: $crate::script::natives::CheckedCall = |args| {
+        const CHECKED: $crate::script::host::natives::CheckedCall = |args| {
             entry_args!(args => first, rest);
             $(
                 let $arg = rest.next().and_then(|d| take!($ty, d))?;
@@ -355,11 +355,11 @@ macro_rules! native {
             )*
             entry_body!(first, rest, $recv: $rty, $body)
         };
-        $crate::script::natives::Native {
+        $crate::script::host::natives::Native {
             name: $name,
-            params: &[$crate::script::natives::Ty::$rty $(, $crate::script::natives::Ty::$ty)*],
+            params: &[$crate::script::host::natives::Ty::$rty $(, $crate::script::host::natives::Ty::$ty)*],
             call: |args| {
-                CHECKED(args).unwrap_or_else(|| Err($crate::script::natives::wrong_args($name)))
+                CHECKED(args).unwrap_or_else(|| Err($crate::script::host::natives::wrong_args($name)))
             },
             checked: CHECKED,
             named: None,
@@ -826,12 +826,12 @@ mod tests {
             Ty::Map => Dynamic::from_map(Map::new()),
             Ty::Unit => Dynamic::UNIT,
             Ty::Any => Dynamic::from(1.5),
-            Ty::View => Dynamic::from(crate::script::bots::BotView::sample()),
+            Ty::View => Dynamic::from(crate::script::host::view::BotView::sample()),
         }
     }
 
     /// Both tables: the rules' and the bots'.
-    const TABLES: [&[Native]; 2] = [NATIVES, crate::script::bot_natives::BOT_NATIVES];
+    const TABLES: [&[Native]; 2] = [NATIVES, crate::script::host::bot_natives::BOT_NATIVES];
 
     /// The entry a call of `name` with these values resolves to.
     fn resolve(name: &str, args: &[&Dynamic]) -> Option<&'static Native> {
@@ -981,8 +981,8 @@ mod tests {
         super::super::api::register(&mut engine);
         every_entry_is_on(&engine, NATIVES);
         let mut engine = Engine::new_raw();
-        register(&mut engine, crate::script::bot_natives::BOT_NATIVES);
-        every_entry_is_on(&engine, crate::script::bot_natives::BOT_NATIVES);
+        register(&mut engine, crate::script::host::bot_natives::BOT_NATIVES);
+        every_entry_is_on(&engine, crate::script::host::bot_natives::BOT_NATIVES);
     }
 
     fn every_entry_is_on(engine: &Engine, table: &'static [Native]) {

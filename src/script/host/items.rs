@@ -7,7 +7,7 @@
 //! already holds a player or card (see `store`). The interpreter, the reference, makes the list.
 
 use super::api::{Card, GameHandle, Player};
-use super::bots::BotView;
+use super::view::BotView;
 use crate::kernel::{CardIdx, Seat};
 use rhai::Dynamic;
 
@@ -56,7 +56,7 @@ impl Items {
 pub(crate) fn store(slot: &mut Dynamic, item: Item) {
     let reusable = |slot: &Dynamic| !slot.is_read_only();
     match item {
-        Item::Value(v) => super::compiled::replace(slot, v),
+        Item::Value(v) => replace(slot, v),
         Item::Player(s) => {
             if reusable(slot) && slot.is::<Player>() {
                 slot.set_tag(0);
@@ -67,7 +67,7 @@ pub(crate) fn store(slot: &mut Dynamic, item: Item) {
             }
             *slot = Dynamic::from(Player(s));
         }
-        Item::Card(None) => super::compiled::replace(slot, Dynamic::UNIT),
+        Item::Card(None) => replace(slot, Dynamic::UNIT),
         Item::Card(Some(c)) => {
             if reusable(slot) && slot.is::<Card>() {
                 slot.set_tag(0);
@@ -137,4 +137,23 @@ pub(crate) fn view_hand(args: &[&Dynamic]) -> Option<Items> {
         let hand = v.0.game.state.hands.get(p.index());
         Some(Items::Cards(hand.map_or_else(Vec::new, |h| h.clone())))
     })
+}
+
+/// `*place = value`, without a call of `Dynamic`'s drop glue when the old value holds nothing to
+/// free (a variable's `()` before its `let`, a number before its next one).
+#[inline(always)]
+pub(crate) fn replace(place: &mut Dynamic, value: Dynamic) {
+    discard(std::mem::replace(place, value));
+}
+
+/// Drop a value, without a call of `Dynamic`'s drop glue when it holds nothing to free: most
+/// values compiled code drops are `()`, booleans and numbers, and the glue is a call a value.
+#[inline(always)]
+pub(crate) fn discard(value: Dynamic) {
+    let plain = value.is_unit() || value.is_bool() || value.is_int() || value.is_float();
+    if plain {
+        std::mem::forget(value);
+    } else {
+        drop(value);
+    }
 }
