@@ -350,6 +350,34 @@ fn push_domain(
     }
 }
 
+/// The candidate enumeration as the game's own methods (here, so that `game` needs none of it).
+impl Game {
+    /// The actions the variant declares as possible now, before the rules check them.
+    /// Every legal action is among them; `legal_actions` keeps those the rules accept.
+    pub fn candidates(&self) -> Vec<Action> {
+        self.candidate_set(None).to_vec()
+    }
+
+    /// The candidates (of `seat` only, when given) as a set that counts them and builds each
+    /// by its number, in `candidates` order.
+    pub fn candidate_set(&self, seat: Option<Seat>) -> Candidates {
+        Candidates::of(self, seat)
+    }
+
+    /// The candidates the rules accept now (each tried on a copy of the game).
+    pub fn legal_actions(&self, rules: &dyn Rules) -> Vec<Action> {
+        self.candidates()
+            .into_iter()
+            .filter(|a| {
+                let mut trial = self.trial();
+                let accepted = trial.apply(rules, a).is_ok();
+                trial.recycle();
+                accepted
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -581,33 +609,5 @@ mod tests {
         set.refill(&game, Some(Seat(0)));
         assert_eq!(shown(&set), want);
         assert_eq!(set.len(), want.len());
-    }
-}
-
-/// The candidate enumeration as the game's own methods (here, so that `game` needs none of it).
-impl Game {
-    /// The actions the variant declares as possible now, before the rules check them.
-    /// Every legal action is among them; `legal_actions` keeps those the rules accept.
-    pub fn candidates(&self) -> Vec<Action> {
-        self.candidate_set(None).to_vec()
-    }
-
-    /// The candidates (of `seat` only, when given) as a set that counts them and builds each
-    /// by its number, in `candidates` order.
-    pub fn candidate_set(&self, seat: Option<Seat>) -> Candidates {
-        Candidates::of(self, seat)
-    }
-
-    /// The candidates the rules accept now (each tried on a copy of the game).
-    pub fn legal_actions(&self, rules: &dyn Rules) -> Vec<Action> {
-        self.candidates()
-            .into_iter()
-            .filter(|a| {
-                let mut trial = self.trial();
-                let accepted = trial.apply(rules, a).is_ok();
-                trial.recycle();
-                accepted
-            })
-            .collect()
     }
 }

@@ -11,6 +11,8 @@ mod shards;
 mod study;
 mod summary;
 mod verify;
+#[cfg(test)]
+mod verify_tests;
 
 pub use engines::Twin;
 pub use fingerprint::rules_fingerprint;

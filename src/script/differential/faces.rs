@@ -6,7 +6,8 @@
 //! engines must give the same result and the same game, events included, and the face guard
 //! must hold: no face reaches a player who does not know its card.
 
-use super::super::{EngineKind, Variant};
+use super::super::host::EngineKind;
+use super::super::variant::Variant;
 use crate::kernel::{Action, Game, Seat};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

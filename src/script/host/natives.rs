@@ -978,7 +978,7 @@ mod tests {
     #[test]
     fn the_engine_has_every_entry() {
         let mut engine = Engine::new_raw();
-        super::super::api::register(&mut engine);
+        crate::script::host::api::register(&mut engine);
         every_entry_is_on(&engine, NATIVES);
         let mut engine = Engine::new_raw();
         register(&mut engine, crate::script::host::bot_natives::BOT_NATIVES);

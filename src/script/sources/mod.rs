@@ -266,7 +266,7 @@ pub(crate) fn yaml_value(v: &serde_yaml::Value) -> Option<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::compile;
+    use crate::script::sources::compile;
     use std::path::Path;
 
     /// The hint `compile` gives for `src`.

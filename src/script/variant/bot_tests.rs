@@ -15,7 +15,8 @@ use std::sync::{Mutex, OnceLock};
 /// changes them or that runs on the interpreter.
 #[test]
 fn every_decision_gets_the_level_parameters_as_written() {
-    use crate::script::{EngineKind, Variant};
+    use crate::script::host::EngineKind;
+    use crate::script::variant::Variant;
     let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
     let dir = rules.join("check");
     let yaml = "script: bots.rhai\nlevels:\n".to_string()

@@ -1,0 +1,3 @@
+//! Two rooms in a circle.
+pub mod event;
+pub mod view;

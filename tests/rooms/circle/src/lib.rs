@@ -1,0 +1,2 @@
+//! The crate of the fixture.
+pub mod kernel;

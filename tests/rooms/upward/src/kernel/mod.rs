@@ -1,0 +1,2 @@
+//! The kernel, whose game names a script type.
+pub mod game;

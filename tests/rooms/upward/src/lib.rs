@@ -1,0 +1,3 @@
+//! The crate of the fixture.
+pub mod kernel;
+pub mod script;
