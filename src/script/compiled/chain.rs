@@ -12,13 +12,13 @@ use super::{Eval, Frame, R};
 use crate::kernel::Table;
 use rhai::{ASTFlags, Dynamic, EvalAltResult, Expr, ImmutableString, Position};
 use std::sync::Arc;
-pub(crate) use walk::Assigned;
+pub(super) use walk::Assigned;
 use walk::{Evaluated, arguments, assign_last, position, walk};
 
 mod direct;
 mod walk;
 
-pub(crate) enum Root {
+pub(super) enum Root {
     /// A local variable: the chain works on it in place (`seen.push(x)` changes `seen`).
     Local(usize),
     /// Any other value: the chain works on a copy.
@@ -112,7 +112,7 @@ impl Literal {
     }
 }
 
-pub(crate) struct Chain {
+pub(super) struct Chain {
     pub(crate) root: Root,
     links: Vec<Link>,
     /// A chain on a local variable whose first link is a method call and whose other links'
@@ -126,7 +126,7 @@ pub(crate) struct Chain {
 /// A list that a `for` loop can walk by its items (`items::Items`) instead of making it:
 /// `x.name` or `x.name(a, …)` where `x` is a local variable and every entry of that name and
 /// arity gives its items (`Native::items`).
-pub(crate) struct ItemsSource {
+pub(super) struct ItemsSource {
     /// The receiver's slot.
     slot: usize,
     /// The arguments after the receiver.
@@ -541,7 +541,7 @@ impl Chain {
     /// The chain as a compiled expression: the common shapes on a local variable
     /// (`game.phase`, `game.set("x", v)`, `game.broadcast("e", #{…})`) each get their own
     /// code, with the link kept in the expression itself; the rest walk.
-    pub(crate) fn into_eval(self) -> Eval {
+    pub(super) fn into_eval(self) -> Eval {
         if self.first_then_walk
             && let Root::Local(slot) = self.root
         {

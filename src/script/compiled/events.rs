@@ -12,7 +12,7 @@ use rhai::{Dynamic, EvalAltResult, Expr, ImmutableString, Position, StaticVec};
 use std::sync::Arc;
 
 /// `#{ key: value, … }`.
-pub(crate) struct MapLiteral {
+pub(super) struct MapLiteral {
     /// The keys and values in the order written, which is the order the values are evaluated in.
     entries: Vec<(ImmutableString, Eval)>,
     /// The keys as an event's fields hold them, made once.
@@ -183,7 +183,7 @@ fn held(v: &Dynamic, depth: usize) -> Option<Sizes> {
 }
 
 /// `game.broadcast("name", #{…})` or `game.tell(p, "name", #{…})` on a local `game`.
-pub(crate) struct EventCall {
+pub(super) struct EventCall {
     name: Literal,
     /// Whether it is `tell` (its first argument is the player).
     tell: bool,

@@ -14,7 +14,7 @@ const INDEX_AT: usize = 3;
 const ASSIGN_AT: usize = 6;
 
 /// The two scripts, compiled once per program.
-pub(crate) struct Indexing {
+pub(super) struct Indexing {
     get: AST,
     set: AST,
 }

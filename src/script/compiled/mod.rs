@@ -31,16 +31,16 @@ use std::sync::Arc;
 
 /// Maps looked up on every hook call: ahash, not std's SipHash (no untrusted keys: the names
 /// are the scripts' own).
-pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
+type FastMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
 
 pub(crate) type R<T> = Result<T, Box<EvalAltResult>>;
 /// A compiled expression.
-pub(crate) type Eval = Box<dyn Fn(&mut Frame<'_>) -> R<Dynamic> + Send + Sync>;
+type Eval = Box<dyn Fn(&mut Frame<'_>) -> R<Dynamic> + Send + Sync>;
 /// A compiled statement.
-pub(crate) type Exec = Box<dyn Fn(&mut Frame<'_>) -> R<Flow> + Send + Sync>;
+type Exec = Box<dyn Fn(&mut Frame<'_>) -> R<Flow> + Send + Sync>;
 
 /// How a statement ends: with its value, or by leaving its block.
-pub(crate) enum Flow {
+enum Flow {
     Value(Dynamic),
     Return(Dynamic),
     Break(Dynamic),
@@ -48,7 +48,7 @@ pub(crate) enum Flow {
 }
 
 /// A compiled function.
-pub(crate) struct CompiledFn {
+struct CompiledFn {
     name: ImmutableString,
     /// The source name Rhai reports its errors under (its script's, or its module's).
     source: ImmutableString,
@@ -107,7 +107,7 @@ pub(crate) static COMPILED_LIMITS: Limits = Limits {
 };
 
 /// The state of one call into compiled code: the value stack and what the slow path needs.
-pub(crate) struct Frame<'a> {
+struct Frame<'a> {
     stack: Vec<Dynamic>,
     base: usize,
     program: &'a Program,
@@ -145,7 +145,7 @@ impl<'a> Frame<'a> {
     /// Count `n` operations (a statement's, `cost.rs`) against the limit, and look at the time
     /// each time the count passes a multiple of 64 (one comparison with `next_check`).
     #[inline(always)]
-    pub(crate) fn charge(&mut self, n: u64, pos: Position) -> R<()> {
+    fn charge(&mut self, n: u64, pos: Position) -> R<()> {
         self.operations += n;
         if self.operations >= self.next_check {
             return self.check(pos);
@@ -174,7 +174,7 @@ impl<'a> Frame<'a> {
     /// Count `n` operations that cannot pass the limit alone (a value-dependent count inside a
     /// statement): the next `charge` looks at the limit.
     #[inline(always)]
-    pub(crate) fn add_operations(&mut self, n: u64) {
+    fn add_operations(&mut self, n: u64) {
         self.operations += n;
     }
 
@@ -337,7 +337,7 @@ impl<'a> Frame<'a> {
 /// Put `value` where a value was lent out of, which holds `()` again: a `()` needs no drop, and
 /// `Dynamic`'s drop glue is a call on the hottest paths.
 #[inline(always)]
-pub(crate) fn put_back(place: &mut Dynamic, value: Dynamic) {
+fn put_back(place: &mut Dynamic, value: Dynamic) {
     if place.is_unit() {
         std::mem::forget(std::mem::replace(place, value));
     } else {
@@ -366,7 +366,7 @@ thread_local! {
 const MAX_SPARE_STACK: usize = 4096;
 
 /// Give an error without a position the call's position, as Rhai does for native calls.
-pub(crate) fn fill_position(mut err: Box<EvalAltResult>, pos: Position) -> Box<EvalAltResult> {
+fn fill_position(mut err: Box<EvalAltResult>, pos: Position) -> Box<EvalAltResult> {
     if err.position().is_none() {
         err.set_position(pos);
     }
@@ -401,7 +401,7 @@ impl Program {
     /// Whether the entry script's function `name` with `arity` parameters is compiled into its
     /// callers.
     #[cfg(test)]
-    pub(crate) fn is_inlined(&self, name: &str, arity: usize) -> bool {
+    fn is_inlined(&self, name: &str, arity: usize) -> bool {
         self.find(name, arity).is_some_and(|id| self.inlined[id])
     }
 

@@ -9,7 +9,7 @@ use crate::script::host::MAX_STRING_BYTES;
 use rhai::{Dynamic, Engine, EvalAltResult, INT, ImmutableString, Position};
 
 /// A call site of a native function: its name, and the table entries of that name and arity.
-pub(crate) struct Site {
+pub(super) struct Site {
     name: ImmutableString,
     /// The operator it is, for the in-place paths.
     op: Op,
@@ -31,7 +31,7 @@ pub(crate) struct Site {
 /// Methods that change no value they are called on (the kernel's entries never do, nor do the
 /// standard library's) but a map, whose entry of that name may be a function pointer called with
 /// the map as its `this`.
-pub(crate) const READS_ONLY: [&str; 3] = ["len", "is_empty", "contains"];
+pub(super) const READS_ONLY: [&str; 3] = ["len", "is_empty", "contains"];
 
 /// The operators done in place on built-in types.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -111,7 +111,7 @@ impl Site {
     /// Whether no function of its name changes the value it is called on: then a receiver
     /// goes back to its slot without a size check.
     #[inline]
-    pub(crate) fn keeps_receiver(&self) -> bool {
+    pub(super) fn keeps_receiver(&self) -> bool {
         self.keeps_receiver
     }
 
@@ -126,7 +126,7 @@ impl Site {
 
     /// The one entry when it takes its other arguments in place (see the field).
     #[inline]
-    pub(crate) fn in_place_only(&self) -> Option<&'static Native> {
+    pub(super) fn in_place_only(&self) -> Option<&'static Native> {
         self.in_place_only
     }
 
@@ -291,7 +291,7 @@ pub(crate) fn binary(
 /// `fast_binary`, counting the call Rhai makes when an operand is of a type it has no
 /// built-in operator for (`card != ()`: decided in place, but counted as Rhai's call).
 #[inline]
-pub(crate) fn fast_binary_counted(
+pub(super) fn fast_binary_counted(
     f: &mut Frame<'_>,
     site: &Site,
     a: &Dynamic,
@@ -306,14 +306,14 @@ pub(crate) fn fast_binary_counted(
 
 /// Rhai counts the call of an operator it has not built in for the operands' types.
 #[inline]
-pub(crate) fn count_operator(f: &mut Frame<'_>, site: &Site, a: &Dynamic, b: &Dynamic) {
+pub(super) fn count_operator(f: &mut Frame<'_>, site: &Site, a: &Dynamic, b: &Dynamic) {
     if !builtin_operator(site.name.as_str(), a, b) {
         f.add_operations(1);
     }
 }
 
 /// `binary` without its count.
-pub(crate) fn binary_uncounted(
+pub(super) fn binary_uncounted(
     f: &mut Frame<'_>,
     site: &Site,
     mut a: Dynamic,
@@ -336,7 +336,7 @@ pub(crate) fn binary_uncounted(
 /// instead of matching each entry's parameters. Such an entry reads both values in place and
 /// keeps neither (`None`, with both as they were, when there is none for them).
 #[inline]
-pub(crate) fn same_typed(
+pub(super) fn same_typed(
     site: &Site,
     a: &mut Dynamic,
     b: &mut Dynamic,
@@ -358,7 +358,7 @@ pub(crate) fn same_typed(
 }
 
 /// An op-assignment (`x += y`): the operator's call site and the assignment's name.
-pub(crate) struct OpAssign {
+pub(super) struct OpAssign {
     site: Site,
     /// `+=`, as Rhai names the function.
     name: &'static str,
@@ -407,7 +407,7 @@ pub(crate) fn op_assign(
 /// `op` on the types Rhai has built in, when the result needs no error (`None`: ask Rhai, which
 /// also makes the error of an overflow or a division by zero).
 #[inline]
-pub(crate) fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
+pub(super) fn fast_binary(site: &Site, a: &Dynamic, b: &Dynamic) -> Option<Dynamic> {
     let op = site.op;
     if op == Op::Other {
         return None;
@@ -488,7 +488,7 @@ fn is_kernel_value(d: &Dynamic) -> bool {
 }
 
 /// A unary operator (`!`, `-`).
-pub(crate) fn unary(f: &mut Frame<'_>, site: &Site, mut a: Dynamic, pos: Position) -> R<Dynamic> {
+pub(super) fn unary(f: &mut Frame<'_>, site: &Site, mut a: Dynamic, pos: Position) -> R<Dynamic> {
     // Rhai counts a call unless it has the operator built in: `!` of a boolean, `-` of a number.
     let builtin = match site.name.as_str() {
         "!" => a.is_bool(),
@@ -513,7 +513,7 @@ pub(crate) fn unary(f: &mut Frame<'_>, site: &Site, mut a: Dynamic, pos: Positio
 }
 
 /// A string with `${…}` parts, each shown as Rhai shows it (`to_string`).
-pub(crate) fn interpolate(
+pub(super) fn interpolate(
     f: &mut Frame<'_>,
     parts: &[(super::Eval, Position)],
     to_string: &Site,
@@ -553,7 +553,7 @@ fn continue_checked(out: &str, pos: Position) -> R<()> {
 
 /// Whether Rhai has operator `op` built in for the types of `a` and `b` (`builtin.rs` of Rhai):
 /// then it counts no call.
-pub(crate) fn builtin_operator(op: &str, a: &Dynamic, b: &Dynamic) -> bool {
+pub(super) fn builtin_operator(op: &str, a: &Dynamic, b: &Dynamic) -> bool {
     if a.is_variant() || b.is_variant() {
         return false;
     }
@@ -602,7 +602,7 @@ pub(crate) fn builtin_operator(op: &str, a: &Dynamic, b: &Dynamic) -> bool {
 }
 
 /// Whether Rhai has op-assignment `op` (`+=`) built in for the types of `a` and `b`.
-pub(crate) fn builtin_op_assignment(op: &str, a: &Dynamic, b: &Dynamic) -> bool {
+pub(super) fn builtin_op_assignment(op: &str, a: &Dynamic, b: &Dynamic) -> bool {
     if a.is_int() && b.is_int() {
         return true;
     }
@@ -634,21 +634,21 @@ fn too_large(what: &str, pos: Position) -> Box<EvalAltResult> {
 
 /// Rhai's size check of a value (its arrays' items, maps' entries and strings' bytes, in all),
 /// done by the engine itself: the same limits, the same errors.
-pub(crate) fn check_size(engine: &Engine, value: Dynamic, pos: Position) -> R<Dynamic> {
+pub(super) fn check_size(engine: &Engine, value: Dynamic, pos: Position) -> R<Dynamic> {
     check_size_of(engine, &value, pos)?;
     Ok(value)
 }
 
 /// `check_size` of a value in place.
 #[inline]
-pub(crate) fn check_size_of(engine: &Engine, value: &Dynamic, pos: Position) -> R<()> {
+pub(super) fn check_size_of(engine: &Engine, value: &Dynamic, pos: Position) -> R<()> {
     engine
         .ensure_data_size_within_limits(value)
         .map_err(|e| super::fill_position(e, pos))
 }
 
 /// An integer of an index, or Rhai's type error.
-pub(crate) fn index_int(idx: &Dynamic, pos: Position) -> R<INT> {
+pub(super) fn index_int(idx: &Dynamic, pos: Position) -> R<INT> {
     idx.as_int()
         .map_err(|typ| super::build::mismatch("i64", typ, pos))
 }

@@ -7,7 +7,7 @@ use rhai::{AST, ASTNode, Expr, FnCallExpr, Module, ScriptFuncDef, Shared, Stmt};
 
 /// What a function does with its parameters, one bit a parameter (the first 64).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ParamUse {
+pub(super) struct ParamUse {
     /// Never assigned (`p = …`, `p.x = …`, `p[i] += …`), never the first argument of a call that
     /// is not a script function's or an operator (Rhai passes that variable itself, and `push`
     /// changes it), and never the receiver of `take` or `set_tag` (which change any value).
@@ -54,7 +54,7 @@ const CHANGES_ANY_VALUE: [&str; 2] = ["take", "set_tag"];
 
 /// How `def` uses its parameters; `is_script_call` tells a call of a script function (which gets
 /// copies of its arguments) from a native one.
-pub(crate) fn param_use(
+pub(super) fn param_use(
     def: &Shared<ScriptFuncDef>,
     is_script_call: &dyn Fn(&FnCallExpr) -> bool,
 ) -> ParamUse {

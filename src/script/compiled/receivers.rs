@@ -16,7 +16,7 @@ struct Entry {
 
 /// Every native function a script can call unqualified, by name and arity, in the order Rhai
 /// looks for them (the engine's own, then its packages').
-pub(crate) struct Receivers {
+pub(super) struct Receivers {
     by_name: FastMap<(String, usize), Vec<Entry>>,
 }
 
@@ -68,7 +68,7 @@ impl Receivers {
     /// Whether `name` called as a method on `args` (the receiver first) takes its receiver by
     /// reference: the entry Rhai's dispatch picks, first by the arguments' own types, then with
     /// `Dynamic` standing for some of them, from the last argument backwards.
-    pub(crate) fn by_ref(&self, name: &str, args: &[&mut Dynamic]) -> bool {
+    pub(super) fn by_ref(&self, name: &str, args: &[&mut Dynamic]) -> bool {
         if SYNTACTIC.contains(&name) {
             return false;
         }

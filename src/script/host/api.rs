@@ -110,7 +110,7 @@ pub(crate) fn bool_of(d: &Dynamic) -> Option<bool> {
 
 /// `d`'s float, if it holds one (as `int_of`).
 #[inline]
-pub(crate) fn float_of(d: &Dynamic) -> Option<rhai::FLOAT> {
+pub(super) fn float_of(d: &Dynamic) -> Option<rhai::FLOAT> {
     if d.is_float() {
         d.as_float().ok()
     } else {
@@ -162,7 +162,7 @@ pub fn arg_value(arg: &Arg) -> Dynamic {
 /// value on keeps it (a variable, a constant, a copy, a parameter, a returned value, an item of
 /// an array or map); values computed from it (arithmetic, joined or formatted text) are new
 /// values, which the guard does not follow.
-pub(crate) fn face_value(card: CardIdx, value: Dynamic) -> Dynamic {
+pub(super) fn face_value(card: CardIdx, value: Dynamic) -> Dynamic {
     let mut value = value;
     value.set_tag(i32::from(card.0) + 1);
     if let Some(text) = value.read_lock::<ImmutableString>() {
@@ -182,7 +182,7 @@ thread_local! {
 }
 
 /// Run a script call with a list of face texts of its own (see `FACE_TEXTS`).
-pub(crate) fn with_face_texts<T>(f: impl FnOnce() -> T) -> T {
+pub(super) fn with_face_texts<T>(f: impl FnOnce() -> T) -> T {
     struct Restore(Vec<(ImmutableString, CardIdx)>);
     impl Drop for Restore {
         fn drop(&mut self) {
@@ -269,7 +269,7 @@ fn face_refused(
 /// A value to store in a variable that `readers` read (every player for a game variable, its
 /// player, or everyone when it is public, for a player variable): refused when it is, or holds,
 /// a value read from the face of a card some reader does not know.
-pub(crate) fn to_variable(game: &Game, d: &Dynamic, readers: u32, name: &str) -> R<Value> {
+pub(super) fn to_variable(game: &Game, d: &Dynamic, readers: u32, name: &str) -> R<Value> {
     fn faces(game: &Game, d: &Dynamic, readers: u32, name: &str, depth: usize) -> R<()> {
         face_refused(
             game,
@@ -460,12 +460,12 @@ fn kernel_payload(game: &Game, kernel: KernelValue) -> R<Payload> {
     })
 }
 
-pub(crate) fn pile_id(game: &Game, name: &str) -> R<crate::kernel::PileId> {
+pub(super) fn pile_id(game: &Game, name: &str) -> R<crate::kernel::PileId> {
     pile_named(game, Name::new(name, NameKind::Pile))
 }
 
 /// The pile a name argument names (see `natives::Name`).
-pub(crate) fn pile_named(game: &Game, name: Name<'_>) -> R<crate::kernel::PileId> {
+pub(super) fn pile_named(game: &Game, name: Name<'_>) -> R<crate::kernel::PileId> {
     match name.id(&game.table).map(u16::try_from) {
         Some(Ok(p)) => Ok(crate::kernel::PileId(p)),
         _ => err(format!(
@@ -492,11 +492,11 @@ pub(crate) fn seat(game: &Game, p: Player) -> R<Seat> {
     game.state.seat(p.0).or_else(|e| err(e.to_string()))
 }
 
-pub(crate) fn slot_index(slot: INT) -> R<usize> {
+pub(super) fn slot_index(slot: INT) -> R<usize> {
     usize::try_from(slot).or_else(|_| err(format!("slot {slot} is negative")))
 }
 
-pub(crate) fn opt_card(c: Option<CardIdx>) -> Dynamic {
+pub(super) fn opt_card(c: Option<CardIdx>) -> Dynamic {
     c.map_or(Dynamic::UNIT, |c| Dynamic::from(Card(c)))
 }
 
@@ -690,7 +690,7 @@ pub(crate) fn house_rule(game: &Game, name: Name<'_>) -> R<Dynamic> {
     }
 }
 
-pub(crate) fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
+pub(super) fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {
     let (kind, names): (&str, Vec<&str>) = if player {
         (
             "player",

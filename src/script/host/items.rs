@@ -92,14 +92,14 @@ fn with_player<T: Clone + Send + Sync + 'static>(
 }
 
 /// `game.players`.
-pub(crate) fn game_players(args: &[&Dynamic]) -> Option<Items> {
+pub(super) fn game_players(args: &[&Dynamic]) -> Option<Items> {
     let [g] = args else { return None };
     let count = g.read_lock::<GameHandle>()?.lock().state.player_count();
     u8::try_from(count).ok().map(Items::Seats)
 }
 
 /// `game.cards_in_hand(p)`: the cards of the hand, without its empty slots.
-pub(crate) fn game_cards_in_hand(args: &[&Dynamic]) -> Option<Items> {
+pub(super) fn game_cards_in_hand(args: &[&Dynamic]) -> Option<Items> {
     with_player(args, |g: &GameHandle, p| {
         let game = g.lock();
         let s = game.state.seat(p).ok()?;
@@ -115,7 +115,7 @@ pub(crate) fn game_cards_in_hand(args: &[&Dynamic]) -> Option<Items> {
 }
 
 /// `game.hand(p)`: the hand's slots, `()` where empty.
-pub(crate) fn game_hand(args: &[&Dynamic]) -> Option<Items> {
+pub(super) fn game_hand(args: &[&Dynamic]) -> Option<Items> {
     with_player(args, |g: &GameHandle, p| {
         let game = g.lock();
         let s = game.state.seat(p).ok()?;
@@ -124,7 +124,7 @@ pub(crate) fn game_hand(args: &[&Dynamic]) -> Option<Items> {
 }
 
 /// `view.players`.
-pub(crate) fn view_players(args: &[&Dynamic]) -> Option<Items> {
+pub(super) fn view_players(args: &[&Dynamic]) -> Option<Items> {
     let [v] = args else { return None };
     let count = v.read_lock::<BotView>()?.0.game.state.player_count();
     u8::try_from(count).ok().map(Items::Seats)
@@ -132,7 +132,7 @@ pub(crate) fn view_players(args: &[&Dynamic]) -> Option<Items> {
 
 /// `view.hand(p)`: the hand's slots, `()` where empty; no cards for a seat that is not in the
 /// game.
-pub(crate) fn view_hand(args: &[&Dynamic]) -> Option<Items> {
+pub(super) fn view_hand(args: &[&Dynamic]) -> Option<Items> {
     with_player(args, |v: &BotView, p| {
         let hand = v.0.game.state.hands.get(p.index());
         Some(Items::Cards(hand.map_or_else(Vec::new, |h| h.clone())))

@@ -27,13 +27,13 @@ pub(crate) const MAX_OPERATIONS: u64 = 500_000;
 /// The deepest nesting of script function calls.
 pub(crate) const MAX_CALL_LEVELS: usize = 48;
 /// The most variables one function call may have in scope at once.
-pub(crate) const MAX_VARIABLES: usize = 512;
+const MAX_VARIABLES: usize = 512;
 /// The longest string a script may build, in bytes.
 pub(crate) const MAX_STRING_BYTES: usize = 16 * 1024;
 /// The most items in one script array.
-pub(crate) const MAX_ARRAY_ITEMS: usize = 16 * 1024;
+const MAX_ARRAY_ITEMS: usize = 16 * 1024;
 /// The most entries in one script object map.
-pub(crate) const MAX_MAP_ENTRIES: usize = 1024;
+const MAX_MAP_ENTRIES: usize = 1024;
 /// The native stack every thread that runs scripts gets (`std::thread::Builder::stack_size`).
 /// The deepest script the limits above allow (48 nested calls, each from inside a 28-deep
 /// expression) needs 2-4 MiB in a debug build; this leaves a wide margin. Only touched pages
@@ -381,7 +381,7 @@ pub(crate) fn script_error(
 }
 
 /// `a/b/../c` as `a/c`, without touching the file system (paths stay as the user wrote them).
-pub(crate) fn normalize(path: &Path) -> PathBuf {
+fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {

@@ -94,7 +94,7 @@ impl std::fmt::Display for Name<'_> {
 
 /// A `Named` implementation: the arguments with the name already resolved; `None` when the
 /// others are not of the entry's types.
-pub(crate) type NamedCall =
+pub(super) type NamedCall =
     fn(&mut [&mut Dynamic], Name<'_>) -> Option<Result<Dynamic, Box<EvalAltResult>>>;
 
 /// An entry's implementation for a call site whose name argument is a literal: the name comes

@@ -76,7 +76,7 @@ impl Ty {
 }
 
 /// The native implementation: arguments exactly as Rhai passes them to a raw function.
-pub(crate) type NativeCall = fn(&mut [&mut Dynamic]) -> Result<Dynamic, Box<EvalAltResult>>;
+pub(super) type NativeCall = fn(&mut [&mut Dynamic]) -> Result<Dynamic, Box<EvalAltResult>>;
 
 /// The implementation checking its arguments' types itself: `None` when one is not of its
 /// parameter's type (or their number is not the entry's), which is when Rhai's dispatch would
@@ -155,7 +155,7 @@ const MAX_DYNAMIC_PARAMETERS: usize = 16;
 /// check.) Written out mask by mask as the reference that `resolve_ordered`, which runs, is
 /// tested against.
 #[cfg(test)]
-pub(crate) fn resolve_among(
+pub(super) fn resolve_among(
     candidates: &[&'static Native],
     args: &[&mut Dynamic],
 ) -> Option<&'static Native> {

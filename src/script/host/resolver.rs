@@ -50,7 +50,7 @@ pub(crate) fn module_of(
 
 /// Rhai `import "name"` inside the rules folder only: the path is relative to the importing
 /// script, must stay inside the root and name a regular file, and the module may hold no state.
-pub(crate) struct ConfinedResolver {
+pub(super) struct ConfinedResolver {
     root: RulesRoot,
     cache: Mutex<HashMap<PathBuf, SharedModule>>,
 }

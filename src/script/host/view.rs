@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 thread_local! {
     /// The last decision's candidates on this thread, refilled in place for the next.
-    pub(crate) static SPARE_CANDIDATES: std::cell::RefCell<Candidates> = std::cell::RefCell::default();
+    pub(super) static SPARE_CANDIDATES: std::cell::RefCell<Candidates> = std::cell::RefCell::default();
     /// The last decision's view on this thread, used again by the next: its game is an empty
     /// one the lent game trades places with, so lending moves no game and allocates nothing.
     pub(crate) static SPARE_VIEW: std::cell::RefCell<Option<Arc<ViewData>>> = const { std::cell::RefCell::new(None) };

@@ -26,7 +26,7 @@ const KEYWORD_FUNCTIONS: &[&str] = &[
 
 /// The names of every function an engine knows (its API, Rhai's packages, its static modules'
 /// functions without their `module::` prefix are left out: namespaced calls are not checked).
-pub(crate) fn engine_functions(engine: &Engine) -> HashSet<String> {
+pub(super) fn engine_functions(engine: &Engine) -> HashSet<String> {
     let mut names: HashSet<String> = engine
         .gen_fn_signatures(true)
         .iter()
@@ -103,7 +103,7 @@ pub(crate) fn unknown_calls(
 /// Names written as string literals where a kernel function of `tables` takes a name (`game.get(
 /// "out_player")`, `game.top("discard")`) that `table` does not declare: one diagnostic each, at
 /// the literal, with a did-you-mean. A name the script computes is checked when it runs.
-pub(crate) fn unknown_literal_names(
+pub(super) fn unknown_literal_names(
     ast: &AST,
     path: &Path,
     src: &str,

@@ -50,7 +50,7 @@ pub(crate) fn parse_yaml(path: &Path, src: &str) -> Result<serde_yaml::Value, Va
 }
 
 /// A refusal of a path named in a YAML file, pointing at where it is written.
-pub(crate) fn path_error(
+fn path_error(
     file: &Path,
     src: &str,
     key_path: &[&str],

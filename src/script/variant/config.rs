@@ -272,7 +272,7 @@ fn is_delete(value: &serde_yaml::Value) -> bool {
 /// Parse and check a variant file already merged with what it extends. `src` is the variant's
 /// own text, for pointing at lines (merged values carry no positions, so a problem points at
 /// the first key its message names).
-pub(crate) fn load_value(src: &str, value: serde_yaml::Value) -> Result<Loaded, ConfigProblem> {
+pub(super) fn load_value(src: &str, value: serde_yaml::Value) -> Result<Loaded, ConfigProblem> {
     let file: VariantFile = serde_yaml::from_value(value).map_err(|e| {
         let text = e.to_string();
         let words: Vec<&str> = text

@@ -159,7 +159,7 @@ impl Variant {
         &self.program.fallbacks
     }
 
-    pub(crate) fn has_hook(&self, name: &str, arity: usize) -> bool {
+    fn has_hook(&self, name: &str, arity: usize) -> bool {
         self.hooks.contains(&(name.to_string(), arity))
     }
 

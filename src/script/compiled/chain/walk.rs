@@ -11,7 +11,7 @@ use super::{Link, Literal};
 use rhai::{Dynamic, EvalAltResult, ImmutableString, Position};
 
 /// The variable an assigned chain starts from, as its errors name it.
-pub(crate) struct Assigned {
+pub(in crate::script::compiled) struct Assigned {
     pub(crate) name: ImmutableString,
     pub(crate) pos: Position,
 }
