@@ -1,0 +1,296 @@
+//! The speed of the bundled variants, measured honestly: instructions per action under valgrind
+//! (callgrind), the load subtracted, and actions per CPU-second in interleaved runs of this build
+//! and a reference build, so that neither the machine's drift nor another program's load can
+//! tilt a comparison.
+//!
+//! ```sh
+//! cargo build --release
+//! cargo run --release --example speed -- --instructions
+//! cargo run --release --example speed -- --cpu --reference /tmp/deckspec-before --rounds 7
+//! ```
+//!
+//! Each figure is of `deckspec simulate <variant> --jobs 1` run as a child process: random play
+//! (every seat picks a uniformly random legal action) and expert-bot games, on the compiled engine
+//! and on the interpreter (`--engine interpreted`). Instructions: `(I(n games) − I(1 game)) /
+//! (actions(n) − actions(1))`, so loading the variant does not count. CPU time: the children's
+//! user and system time (`/proc/self/stat`, Linux), builds alternating run by run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What to measure, from the command line.
+struct Options {
+    binary: PathBuf,
+    reference: Option<PathBuf>,
+    variants: Vec<String>,
+    instructions: bool,
+    cpu: bool,
+    rounds: usize,
+    random_games: u64,
+    bot_games: u64,
+    interpreter: bool,
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: speed [--instructions] [--cpu] [--binary PATH] [--reference PATH] [--variant NAME]… \
+         [--rounds N] [--random-games N] [--bot-games N] [--no-interpreter]\n\
+         \n\
+         --instructions     instructions per action under callgrind (valgrind must be installed)\n\
+         --cpu              actions per CPU-second, this build's runs interleaved with the reference's\n\
+         --binary PATH      the build to measure (default target/release/deckspec)\n\
+         --reference PATH   a build to compare with (for example one built from another commit)\n\
+         --variant NAME     only this variant (repeatable; default every variant in rules/)\n\
+         --rounds N         interleaved rounds for --cpu (default 5)\n\
+         --random-games N   random games per measured run (default 400 for --instructions, 10000 for --cpu)\n\
+         --bot-games N      expert-bot games per measured run (default 30 for --instructions, 300 for --cpu)\n\
+         --no-interpreter   leave out the interpreter's rows"
+    );
+    std::process::exit(2)
+}
+
+fn options() -> Options {
+    let mut args = std::env::args().skip(1);
+    let mut o = Options {
+        binary: PathBuf::from("target/release/deckspec"),
+        reference: None,
+        variants: Vec::new(),
+        instructions: false,
+        cpu: false,
+        rounds: 5,
+        random_games: 0,
+        bot_games: 0,
+        interpreter: true,
+    };
+    let number = |v: Option<String>| -> u64 {
+        v.and_then(|v| v.parse().ok())
+            .filter(|n| *n > 1)
+            .unwrap_or_else(|| usage())
+    };
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--instructions" => o.instructions = true,
+            "--cpu" => o.cpu = true,
+            "--binary" => o.binary = args.next().map(PathBuf::from).unwrap_or_else(|| usage()),
+            "--reference" => {
+                o.reference = Some(args.next().map(PathBuf::from).unwrap_or_else(|| usage()))
+            }
+            "--variant" => o.variants.push(args.next().unwrap_or_else(|| usage())),
+            "--rounds" => {
+                o.rounds = usize::try_from(number(args.next())).unwrap_or_else(|_| usage())
+            }
+            "--random-games" => o.random_games = number(args.next()),
+            "--bot-games" => o.bot_games = number(args.next()),
+            "--no-interpreter" => o.interpreter = false,
+            _ => usage(),
+        }
+    }
+    if !o.instructions && !o.cpu {
+        usage();
+    }
+    if o.variants.is_empty() {
+        o.variants = deckspec::script::variant_names(Path::new("rules"));
+    }
+    o
+}
+
+/// One kind of run: its label and the `simulate` arguments after the variant.
+struct Mix {
+    label: &'static str,
+    args: &'static [&'static str],
+    bots: bool,
+}
+
+const MIXES: [Mix; 4] = [
+    Mix {
+        label: "random, compiled",
+        args: &[],
+        bots: false,
+    },
+    Mix {
+        label: "random, interpreted",
+        args: &["--engine", "interpreted"],
+        bots: false,
+    },
+    Mix {
+        label: "expert bots, compiled",
+        args: &["--bots", "expert"],
+        bots: true,
+    },
+    Mix {
+        label: "expert bots, interpreted",
+        args: &["--bots", "expert", "--engine", "interpreted"],
+        bots: true,
+    },
+];
+
+/// `binary simulate variant --games n --jobs 1 <mix> --json`, as a command.
+fn simulate(binary: &Path, variant: &str, games: u64, mix: &Mix) -> Command {
+    let mut c = Command::new(binary);
+    c.args([
+        "simulate",
+        variant,
+        "--games",
+        &games.to_string(),
+        "--jobs",
+        "1",
+        "--json",
+    ]);
+    c.args(mix.args);
+    c
+}
+
+/// The `actions` a `--json` summary counts.
+fn actions(stdout: &[u8]) -> u64 {
+    let summary: serde_json::Value = serde_json::from_slice(stdout).unwrap_or_else(|e| {
+        panic!(
+            "simulate printed no JSON summary ({e}): {}",
+            String::from_utf8_lossy(stdout)
+        )
+    });
+    summary["actions"].as_u64().expect("a count of actions")
+}
+
+/// Run a command to its end; its stdout.
+fn run(mut command: Command) -> Vec<u8> {
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{command:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Instructions the command runs under callgrind, and its stdout.
+fn instructions(command: Command) -> (u64, Vec<u8>) {
+    let mut c = Command::new("valgrind");
+    c.args(["--tool=callgrind", "--callgrind-out-file=/dev/null"]);
+    c.arg(command.get_program());
+    c.args(command.get_args());
+    let out = c.output().expect("valgrind runs (is it installed?)");
+    assert!(
+        out.status.success(),
+        "{c:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    let count = err
+        .lines()
+        .filter_map(|l| l.split("Collected :").nth(1))
+        .filter_map(|n| n.trim().parse::<u64>().ok())
+        .sum();
+    (count, out.stdout)
+}
+
+/// The children's CPU time so far, in seconds (`/proc/self/stat`: cutime and cstime, in clock
+/// ticks of 1/100 s).
+fn children_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat (Linux)");
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')').expect("a command name") + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // cutime and cstime are fields 16 and 17 of the whole line; `rest` starts at field 3.
+    let ticks = |i: usize| fields[i - 3].parse::<f64>().expect("a tick count");
+    (ticks(16) + ticks(17)) / 100.0
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let o = options();
+    let builds: Vec<(&str, &Path)> = std::iter::once(("this build", o.binary.as_path()))
+        .chain(o.reference.as_deref().map(|r| ("reference", r)))
+        .collect();
+    for (_, b) in &builds {
+        assert!(
+            b.is_file(),
+            "no build at {} (cargo build --release?)",
+            b.display()
+        );
+    }
+    let mixes: Vec<&Mix> = MIXES
+        .iter()
+        .filter(|m| o.interpreter || !m.label.ends_with("interpreted"))
+        .collect();
+    if o.instructions {
+        println!("instructions per action (callgrind, one core, 4 players, the load subtracted)");
+        for variant in &o.variants {
+            for mix in &mixes {
+                let games = match (mix.bots, o.bot_games, o.random_games) {
+                    (true, 0, _) => 30,
+                    (true, n, _) => n,
+                    (false, _, 0) => 400,
+                    (false, _, n) => n,
+                };
+                let mut row = format!("{variant:<8} {:<26}", mix.label);
+                for (name, binary) in &builds {
+                    let (all, out_all) = instructions(simulate(binary, variant, games, mix));
+                    let (one, out_one) = instructions(simulate(binary, variant, 1, mix));
+                    let acted = actions(&out_all) - actions(&out_one);
+                    let per = (all - one) / acted.max(1);
+                    row += &format!(" {name}: {per:>7} ({games} games, {acted} actions)");
+                }
+                println!("{row}");
+            }
+        }
+    }
+    if o.cpu {
+        println!(
+            "actions per CPU-second (one core, 4 players, {} interleaved rounds; best and median)",
+            o.rounds
+        );
+        for variant in &o.variants {
+            for mix in &mixes {
+                let games = match (mix.bots, o.bot_games, o.random_games) {
+                    (true, 0, _) => 300,
+                    (true, n, _) => n,
+                    (false, _, 0) => 10_000,
+                    (false, _, n) => n,
+                };
+                let mut rates = vec![Vec::new(); builds.len()];
+                let mut ratios = Vec::new();
+                for round in 0..o.rounds {
+                    let mut this_round = vec![0.0; builds.len()];
+                    // Alternate which build goes first, so neither always runs on a warmer machine.
+                    let order: Vec<usize> = if round % 2 == 0 {
+                        (0..builds.len()).collect()
+                    } else {
+                        (0..builds.len()).rev().collect()
+                    };
+                    for i in order {
+                        let before = children_cpu_seconds();
+                        let out = run(simulate(builds[i].1, variant, games, mix));
+                        let cpu = children_cpu_seconds() - before;
+                        let rate = actions(&out) as f64 / cpu.max(0.01);
+                        rates[i].push(rate);
+                        this_round[i] = rate;
+                    }
+                    if builds.len() == 2 {
+                        ratios.push(this_round[0] / this_round[1]);
+                    }
+                }
+                let mut row = format!("{variant:<8} {:<26}", mix.label);
+                for (i, (name, _)) in builds.iter().enumerate() {
+                    let best = rates[i].iter().copied().fold(0.0, f64::max);
+                    let med = median(&mut rates[i]);
+                    row += &format!(" {name}: {best:>9.0} / {med:>9.0}");
+                }
+                if !ratios.is_empty() {
+                    let low = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+                    let high = ratios.iter().copied().fold(0.0, f64::max);
+                    row += &format!(
+                        "  this/reference: median {:.3} (range {low:.3}–{high:.3})",
+                        median(&mut ratios)
+                    );
+                }
+                println!("{row}");
+            }
+        }
+    }
+}
