@@ -224,11 +224,18 @@ pub(crate) fn past_deadline() -> bool {
     }
 }
 
-/// The deadline of a call starting now.
+/// The deadline of a call starting now, on the script clock's scale but from the real time: the
+/// clock's own reading may be stale (its thread not run for a while on a loaded machine, or
+/// under valgrind, which runs one thread at a time), and a stale start would stop the call
+/// early. A stale clock while the call runs only stops it later.
 fn deadline_from_now() -> Deadline {
     let limit = u64::try_from(MAX_CALL_TIME.as_millis()).unwrap_or(u64::MAX);
     match script_clock() {
-        Some(_) => Deadline::Clock(CLOCK_MS.load(std::sync::atomic::Ordering::Relaxed) + limit),
+        Some(start) => Deadline::Clock(
+            u64::try_from(start.elapsed().as_millis())
+                .unwrap_or(u64::MAX)
+                .saturating_add(limit),
+        ),
         None => Deadline::At(std::time::Instant::now() + MAX_CALL_TIME),
     }
 }
@@ -431,5 +438,32 @@ impl std::str::FromStr for EngineKind {
                 "there is no engine `{other}`: the engines are `compiled` and `interpreted`"
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A call's deadline is a full `MAX_CALL_TIME` of real time from its start, even when the
+    /// script clock is stale (its thread not run for a while): under valgrind on a loaded
+    /// machine a stale clock once stopped hooks that take microseconds.
+    #[test]
+    fn a_stale_script_clock_does_not_shorten_a_call() {
+        let Some(start) = script_clock() else {
+            return; // no clock thread: the deadline is the system clock's, never stale
+        };
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        // The clock as a starved thread would leave it, read at the call's start.
+        CLOCK_MS.store(0, std::sync::atomic::Ordering::Relaxed);
+        let Deadline::Clock(limit) = deadline_from_now() else {
+            panic!("a clock deadline");
+        };
+        let real = u64::try_from(start.elapsed().as_millis()).expect("a small number");
+        let full = u64::try_from(MAX_CALL_TIME.as_millis()).expect("a small number");
+        assert!(
+            limit + 5 >= real + full,
+            "limit {limit} ms, real time {real} ms"
+        );
     }
 }
