@@ -1,4 +1,4 @@
-# Used by tests/cli.rs: a file that does not parse.
+# Used by tests/program/cli.rs: a file that does not parse.
 Feature: CLI fixture, broken
 
   Scenaro: a misspelled keyword

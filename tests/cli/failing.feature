@@ -1,4 +1,4 @@
-# Used by tests/cli.rs: one scenario that fails at line 10.
+# Used by tests/program/cli.rs: one scenario that fails at line 10.
 @cambia
 Feature: CLI fixture, failing
 

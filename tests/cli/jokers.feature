@@ -1,4 +1,4 @@
-# Used by tests/cli.rs: a face may be placed as often as the deck has it (cambia has two jokers),
+# Used by tests/program/cli.rs: a face may be placed as often as the deck has it (cambia has two jokers),
 # and a later step naming it means the one in the place the step is about.
 @cambia
 Feature: CLI fixture, jokers

@@ -1,4 +1,4 @@
-# Used by tests/cli.rs: two passing scenarios with different tags.
+# Used by tests/program/cli.rs: two passing scenarios with different tags.
 @cambia
 Feature: CLI fixture, passing
 

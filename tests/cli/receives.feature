@@ -1,4 +1,4 @@
-# Used by tests/cli.rs: a `receives:` step that does not hold shows what differs, by path.
+# Used by tests/program/cli.rs: a `receives:` step that does not hold shows what differs, by path.
 @cambia
 Feature: CLI fixture, receives
 

@@ -1,4 +1,11 @@
-//! What the CLI test binaries share: running the built `deckspec` as a user would.
+//! What the test binaries `program` and `server` share, once per binary: running the built
+//! `deckspec` as a user would (here), and the helpers in the files beside this one.
+
+pub mod browser;
+pub mod files;
+pub mod replay;
+pub mod server;
+pub mod size;
 
 use std::process::Command;
 
@@ -10,10 +17,6 @@ pub struct Run {
 }
 
 /// Run `deckspec` with these arguments in the package folder, without colour.
-#[allow(
-    dead_code,
-    reason = "a test binary that runs only in folders of its own uses `deckspec_in` alone"
-)]
 pub fn deckspec(args: &[&str]) -> Run {
     deckspec_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args)
 }

@@ -1,4 +1,4 @@
-# Scenarios for tests/extends/cambia3 (a variant extending Cambia), run by tests/cli.rs.
+# Scenarios for tests/extends/cambia3 (a variant extending Cambia), run by tests/program/cli.rs.
 @cambia3
 Feature: a variant extending Cambia keeps Cambia's rules but the ones it changes
 

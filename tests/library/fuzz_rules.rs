@@ -4,7 +4,7 @@
 //! points inside the file, and a loaded variant must play (faults allowed) without a panic, with
 //! a fault leaving the game byte-identical.
 //!
-//! A fixed budget by default; `PROPTEST_CASES=2000 cargo test --release --test fuzz_rules` runs
+//! A fixed budget by default; `PROPTEST_CASES=2000 cargo test --release --test library fuzz_rules::` runs
 //! longer.
 
 use deckspec::kernel::playout::{RandomAgent, Step};

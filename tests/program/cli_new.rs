@@ -3,12 +3,11 @@
 //! `rules/` (found there, not listed here) so that its scenarios pass under the new name; and
 //! each refusal (a bad or taken name, a missing source) says why and writes nothing.
 
-#[path = "common/files.rs"]
-mod files;
+use crate::common::files;
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 use common::Run;
 

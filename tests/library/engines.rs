@@ -564,12 +564,13 @@ fn regression_programs_give_their_recorded_outcome_on_both_engines() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// How many generated programs a test runs (`variable`, else `default`), and a fresh first seed.
+/// How many generated programs a test runs (`variable`, else `default`: a third of it at a
+/// developer's size, `tests/common/size.rs`), and a fresh first seed.
 fn generated_run(variable: &str, default: u64) -> (u64, u64) {
     let programs = std::env::var(variable)
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(default);
+        .unwrap_or(crate::size::by_size(default / 3, default));
     let first = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_secs());

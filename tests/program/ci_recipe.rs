@@ -4,8 +4,7 @@
 //! step after the install step, run there in order with the built binary in place of the
 //! installed `deckspec`, succeeds and leaves `report.xml` and `lcov.info`.
 
-#[path = "common/files.rs"]
-mod files;
+use crate::common::files;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

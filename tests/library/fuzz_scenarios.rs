@@ -6,9 +6,9 @@
 //! scenarios that check cleanly. They may fail; they must not panic or hang, every problem's span
 //! must lie inside the file on character boundaries, and rendering every problem must work.
 //!
-//! The budget is a number of cases per property (`FUZZ_CASES`, about 30 s in debug on two cores);
-//! `PROPTEST_CASES=5000 cargo test --release --test fuzz_scenarios` runs a longer campaign. Work per
-//! case is bounded by the generators' sizes and by the limits in `src/spec/limits.rs`, checked
+//! The budget is a number of cases per property (`FUZZ_CASES` in CI, a quarter of it at a
+//! developer's size: `tests/common/size.rs`); `PROPTEST_CASES=5000 cargo test --release --test
+//! library fuzz_scenarios::` runs a longer campaign. Work per case is bounded by the generators' sizes and by the limits in `src/spec/limits.rs`, checked
 //! below as counts (expanded steps), never as time.
 
 use deckspec::scenarios::{ScriptProvider, render};
@@ -22,14 +22,15 @@ use proptest::test_runner::{Config, FileFailurePersistence};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-/// Cases per property unless `PROPTEST_CASES` says otherwise.
+/// Cases per property in CI unless `PROPTEST_CASES` says otherwise (a quarter of it at a
+/// developer's size).
 const FUZZ_CASES: u32 = 512;
 
 fn config() -> Config {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(FUZZ_CASES);
+        .unwrap_or(crate::size::by_size(FUZZ_CASES / 4, FUZZ_CASES));
     Config {
         cases,
         // Shrinking a case that ran scenarios is slow; the failing input is printed anyway.

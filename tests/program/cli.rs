@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::deckspec;
 
 /// A fresh folder for one test's files, removed when dropped.
@@ -35,7 +35,7 @@ impl Drop for TempDir {
     }
 }
 
-const PASSING: &[u8] = include_bytes!("cli/passing.feature");
+const PASSING: &[u8] = include_bytes!("../cli/passing.feature");
 
 /// A scenario file whose third line holds a byte that is not UTF-8 (0xFF, in `b?ob`).
 const NOT_UTF8: &[u8] =
@@ -314,7 +314,7 @@ fn a_problem_on_a_very_long_line_is_reported_without_its_snippet() {
     let dir = TempDir::new("long-line");
     let src = format!(
         "Feature: f\n  Scenario: s\n    Given a cambia game with players ann, bob\n    And ann holds {}1S\n",
-        "_, ".repeat(1000) + &" ".repeat(70_000)
+        "_, ".repeat(1000) + " ".repeat(70_000).as_str()
     );
     let file = dir.write("long.feature", src.as_bytes());
     check(

@@ -3,9 +3,8 @@
 //! test`; refusals and bad commands change nothing; and, for random seeds, a session played by
 //! random commands records a scenario that replays (property test, through the library).
 
-mod common;
-#[path = "common/replay.rs"]
-mod replay;
+use crate::common;
+use crate::common::replay;
 use common::deckspec;
 use deckspec::play::{Reply, Session, Setup};
 use deckspec::script::Variant;

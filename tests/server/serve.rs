@@ -2,11 +2,9 @@
 //! WebSocket clients playing whole games; refusals, malformed messages, privacy over whole
 //! games, and a `kill -9` restart on the same database.
 
-#[path = "common/files.rs"]
-mod files;
+use crate::common::files;
 
-#[path = "common/server.rs"]
-mod server;
+use crate::common::server;
 
 use deckspec::kernel::SavedGame;
 use deckspec::kernel::event::public_id_text;
@@ -700,7 +698,7 @@ fn a_saved_game_that_no_longer_loads_is_reported_not_dropped() {
 /// Other variants' lists are printed on demand, so a new variant needs no README edit.
 #[test]
 fn the_readme_shows_cambias_messages_as_info_prints_them() {
-    const BEGIN: &str = "<!-- messages: generated for cambia by tests/serve.rs (UPDATE_EXPECT=1 cargo test --test serve rewrites it) -->\n";
+    const BEGIN: &str = "<!-- messages: generated for cambia by tests/server/serve.rs (UPDATE_EXPECT=1 cargo test --test server serve:: rewrites it) -->\n";
     const END: &str = "<!-- end of messages -->";
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_deckspec"))
         .args(["info", "cambia", "--messages"])
@@ -726,7 +724,7 @@ fn the_readme_shows_cambias_messages_as_info_prints_them() {
     assert_eq!(
         readme[start..end],
         generated,
-        "the README's message list is stale: UPDATE_EXPECT=1 cargo test --test serve"
+        "the README's message list is stale: UPDATE_EXPECT=1 cargo test --test server serve::"
     );
 }
 

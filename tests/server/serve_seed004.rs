@@ -8,8 +8,7 @@
 //! its model says is legal; a refusal (`error`) means the messages did not tell it enough, so the
 //! test counts them, and checks every card id and slot an event names against the model.
 
-#[path = "common/server.rs"]
-mod server;
+use crate::common::server;
 
 use serde_json::{Value as Json, json};
 use server::{TestServer, tungstenite};

@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "common/browser.rs"]
-mod browser;
+use crate::common::browser;
 
 fn chromium() -> Option<PathBuf> {
     browser::chromium("the HTML report tests")

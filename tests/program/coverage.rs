@@ -2,10 +2,9 @@
 //! and rules trace match the expected files beside it; a line no scenario runs is reported as not
 //! covered (and becomes covered when its scenario is added); the page renders in a real browser;
 //! genhtml reads the tracefile; the bundled rules' counts are consistent; bad arguments fail
-//! clearly. `UPDATE_EXPECT=1 cargo test --test coverage` rewrites the expected files.
+//! clearly. `UPDATE_EXPECT=1 cargo test --test program coverage::` rewrites the expected files.
 
-#[path = "common/browser.rs"]
-mod browser;
+use crate::common::browser;
 
 use deckspec::coverage::{CoverageReport, FileCoverage, measure};
 use std::path::{Path, PathBuf};

@@ -36,7 +36,7 @@ const SCANNED: [&str; 11] = [
 ];
 
 /// This file names the forbidden references, so it is not scanned.
-const THIS_FILE: &str = "tests/self_contained.rs";
+const THIS_FILE: &str = "tests/library/self_contained.rs";
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

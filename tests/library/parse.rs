@@ -2,7 +2,7 @@
 //! its `.ast` file or fails with the problems in its `.expected` file. Each file of
 //! `spec-tests/invalid/` that fails to parse has its parse problems among those of its `.expected`
 //! file (which `tests/spec.rs` owns: a file's check problems are reported beside its parse
-//! problems). `UPDATE_EXPECT=1 cargo test --test parse` rewrites the `tests/parse` files.
+//! problems). `UPDATE_EXPECT=1 cargo test --test library parse::` rewrites the `tests/parse` files.
 
 use deckspec::spec::ast::Feature;
 use deckspec::spec::diag::{FileDiagnostic, Problem};

@@ -3,8 +3,7 @@
 //! slow connections past the per-address cap while a real player still gets through, seeds,
 //! a client that stops reading, and the opening of a game reaching its players.
 
-#[path = "common/server.rs"]
-mod server;
+use crate::common::server;
 
 use serde_json::{Value as Json, json};
 use server::TestServer;

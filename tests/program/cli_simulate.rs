@@ -1,7 +1,7 @@
 //! `deckspec simulate` and `deckspec merge` as users run them: summaries that do not depend on
 //! threads or shards, argument errors (exact messages, exit 2), merge validation, `--verify`.
 
-mod common;
+use crate::common;
 use common::{Run, deckspec};
 
 /// A run that must fail with this exit code and exactly this message on stderr.
@@ -532,8 +532,10 @@ const SOAK_HOUSE_RULES: [(&str, &[&str]); 4] = [
 
 #[test]
 fn verified_games_of_every_variant_keep_the_invariants() {
-    // 30 verified games per variant: 2 to 6 players, random seats and every bot level, house
-    // rules off their defaults. (The long soak is a --release command: README.md "Soak".)
+    // 30 verified games per variant in CI (10 at a developer's size): 2 to 6 players, random
+    // seats and every bot level, house rules off their defaults. (The long soak is a --release
+    // command: README.md "Soak".)
+    let games = common::size::by_size(2, 6).to_string();
     let kinds = ["random", "expert", "easy", "random", "hard", "medium"];
     for (variant, rules) in SOAK_HOUSE_RULES {
         for players in 2..=6usize {
@@ -544,7 +546,7 @@ fn verified_games_of_every_variant_keep_the_invariants() {
                 variant,
                 "--verify",
                 "--games",
-                "6",
+                &games,
                 "--players",
                 &players_text,
                 "--seed",
@@ -560,8 +562,8 @@ fn verified_games_of_every_variant_keep_the_invariants() {
             succeeds(
                 &args,
                 &[
-                    &format!("{variant}: 6 games of {players} players"),
-                    "games: 6\n",
+                    &format!("{variant}: {games} games of {players} players"),
+                    &format!("games: {games}\n"),
                 ],
             );
         }

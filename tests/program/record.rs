@@ -2,9 +2,8 @@
 //! with bots or random seats, replays and passes `deckspec test`; a changed card in a recorded
 //! Then fails at that line; and for random seeds, every recording replays (property test).
 
-mod common;
-#[path = "common/replay.rs"]
-mod replay;
+use crate::common;
+use crate::common::replay;
 use common::deckspec;
 use deckspec::script::Variant;
 use deckspec::sim::{Seating, record_game};

@@ -4,11 +4,9 @@
 //! its bots act only on cards they remember and are never refused, and CI's own per-variant
 //! commands (read from `.ci/run`, not restated here) pass on the temporary project.
 
-#[path = "common/files.rs"]
-mod files;
+use crate::common::files;
 
-#[path = "common/server.rs"]
-mod server;
+use crate::common::server;
 
 use serde_json::{Value as Json, json};
 use server::TestServer;
