@@ -2,7 +2,8 @@
 //! compile the scripts once under one sandboxed engine, and run their hooks as the kernel's
 //! `Rules`. This is the only module that imports rhai.
 //!
-//! Its rooms, each importing only those above it in this list (tests/rooms.rs holds them to it):
+//! Its rooms, each importing only those above it in this list (`tests/library/rooms.rs` holds
+//! them to it):
 //! - `host`: the sandboxed Rhai engine, the limits, the natives tables, the kernel API types a
 //!   script sees (the game, cards, a bot's view), errors and the confined file root;
 //! - `compiled`: the load-time compiler and its runtime (on `host` only);

@@ -14,4 +14,5 @@ mod fuzz_scenarios;
 mod memory;
 mod parse;
 mod properties;
+mod rooms;
 mod self_contained;

@@ -382,7 +382,7 @@ fn check(src: &Path, architecture: &str) -> (Vec<String>, BTreeMap<String, BTree
 /// and `cli`, which import everything, left out.
 fn dot(arrows: &BTreeMap<String, BTreeSet<String>>) -> String {
     let mut out = String::from(
-        "// The rooms of src/ and their imports, one arrow per importing row (tests/rooms.rs writes\n\
+        "// The rooms of src/ and their imports, one arrow per importing row (tests/library/rooms.rs writes\n\
          // it; `lib` and `cli`, which import everything, left out). Draw: dot -Tsvg docs/rooms.dot\n\
          digraph rooms {\n  rankdir=BT;\n  node [shape=box, fontname=\"sans-serif\"];\n",
     );
@@ -482,7 +482,7 @@ fn the_rooms_of_src_point_one_way() {
     let kept = std::fs::read_to_string(&picture).unwrap_or_default();
     assert!(
         kept == drawn,
-        "docs/rooms.dot is not the rooms' graph any more: run `DECKSPEC_BLESS=1 cargo test --test rooms` \
+        "docs/rooms.dot is not the rooms' graph any more: run `DECKSPEC_BLESS=1 cargo test --test library rooms` \
          and `dot -Tsvg docs/rooms.dot -o docs/rooms.svg`"
     );
 }
