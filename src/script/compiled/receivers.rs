@@ -142,7 +142,7 @@ mod tests {
     fn no_value_a_script_sees_has_an_index_setter_for_write_back_to_find() {
         // `write_back` counts the indexer setter's try and writes nothing: true while no
         // function of that name exists, in the standard library or the kernel's
-        // tables (the bot view's: `bots.rs`).
+        // tables (the bot view's: `host/view.rs`, `host/bot_natives.rs`).
         let names = engine().collect_fn_metadata(None, |i| Some(i.metadata.name.to_string()), true);
         assert!(
             names.iter().any(|name| name == "set$tag"),
