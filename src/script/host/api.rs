@@ -228,6 +228,12 @@ fn face_source(d: &Dynamic) -> Option<CardIdx> {
     if let Ok(card) = u16::try_from(d.tag() - 1) {
         return Some(CardIdx(card));
     }
+    // Only a string can be a face text; `is_string` looks at the value's kind where a typed
+    // read asks its type id (two calls), and this runs for every value a variable or an event
+    // gets.
+    if !d.is_string() {
+        return None;
+    }
     let text = d.read_lock::<ImmutableString>()?;
     FACE_TEXTS.with_borrow(|texts| {
         texts
@@ -281,7 +287,11 @@ pub(super) fn to_variable(game: &Game, d: &Dynamic, readers: u32, name: &str) ->
         if depth >= crate::kernel::limits::MAX_VALUE_DEPTH {
             return Ok(());
         }
-        // A map cannot be stored, but a face in one is refused as a face, as in an event.
+        // A map cannot be stored, but a face in one is refused as a face, as in an event. A
+        // value's kind is looked at before a typed read, which asks its type id.
+        if !d.is_array() && !d.is_map() {
+            return Ok(());
+        }
         if let Some(items) = d.read_lock::<Array>() {
             for item in items.iter() {
                 faces(game, item, readers, name, depth + 1)?;
