@@ -118,11 +118,14 @@ fn play_to_end(
             }
             seen[i].messages.extend(got);
             // Calling Cambia at once would end the game before it says anything, and snapping at
-            // random fills a hand with penalty cards: play a while, and snap now and then.
+            // random fills a hand with penalty cards: play a while, and snap now and then. The
+            // snap is decided once a round, not per card: per card, each failed snap's penalty
+            // card is one more snap to pick, and a long run of them never ended a game.
+            let snap_now = choices.below(8) == 0;
             let actions: Vec<&Json> = actions
                 .iter()
                 .filter(|a| seen[i].actions >= 15 || a["type"] != "action_cambia")
-                .filter(|a| a["type"] != "action_snap" || choices.below(8) == 0)
+                .filter(|a| a["type"] != "action_snap" || snap_now)
                 .collect();
             if actions.is_empty() {
                 continue;
