@@ -31,6 +31,19 @@ struct Options {
     interpreter: bool,
 }
 
+impl Options {
+    /// The games a measured run of `mix` plays: `--bot-games` or `--random-games` when given,
+    /// else the measure's default for bot or random play.
+    fn games(&self, mix: &Mix, bots_default: u64, random_default: u64) -> u64 {
+        match (mix.bots, self.bot_games, self.random_games) {
+            (true, 0, _) => bots_default,
+            (true, n, _) => n,
+            (false, _, 0) => random_default,
+            (false, _, n) => n,
+        }
+    }
+}
+
 fn usage() -> ! {
     eprintln!(
         "usage: speed [--instructions] [--cpu] [--binary PATH] [--reference PATH] [--variant NAME]… \
@@ -42,8 +55,8 @@ fn usage() -> ! {
          --reference PATH   a build to compare with (for example one built from another commit)\n\
          --variant NAME     only this variant (repeatable; default every variant in rules/)\n\
          --rounds N         interleaved rounds for --cpu (default 5)\n\
-         --random-games N   random games per measured run (default 400 for --instructions, 10000 for --cpu)\n\
-         --bot-games N      expert-bot games per measured run (default 30 for --instructions, 300 for --cpu)\n\
+         --random-games N   random games per measured run, at least 2 (default 400 for --instructions, 10000 for --cpu)\n\
+         --bot-games N      expert-bot games per measured run, at least 2 (default 30 for --instructions, 300 for --cpu)\n\
          --no-interpreter   leave out the interpreter's rows"
     );
     std::process::exit(2)
@@ -77,7 +90,11 @@ fn options() -> Options {
             }
             "--variant" => o.variants.push(args.next().unwrap_or_else(|| usage())),
             "--rounds" => {
-                o.rounds = usize::try_from(number(args.next())).unwrap_or_else(|_| usage())
+                o.rounds = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .filter(|n| *n >= 1)
+                    .unwrap_or_else(|| usage())
             }
             "--random-games" => o.random_games = number(args.next()),
             "--bot-games" => o.bot_games = number(args.next()),
@@ -222,12 +239,7 @@ fn main() {
         println!("instructions per action (callgrind, one core, 4 players, the load subtracted)");
         for variant in &o.variants {
             for mix in &mixes {
-                let games = match (mix.bots, o.bot_games, o.random_games) {
-                    (true, 0, _) => 30,
-                    (true, n, _) => n,
-                    (false, _, 0) => 400,
-                    (false, _, n) => n,
-                };
+                let games = o.games(mix, 30, 400);
                 let mut row = format!("{variant:<8} {:<26}", mix.label);
                 for (name, binary) in &builds {
                     let (all, out_all) = instructions(simulate(binary, variant, games, mix));
@@ -247,12 +259,7 @@ fn main() {
         );
         for variant in &o.variants {
             for mix in &mixes {
-                let games = match (mix.bots, o.bot_games, o.random_games) {
-                    (true, 0, _) => 300,
-                    (true, n, _) => n,
-                    (false, _, 0) => 10_000,
-                    (false, _, n) => n,
-                };
+                let games = o.games(mix, 300, 10_000);
                 let mut rates = vec![Vec::new(); builds.len()];
                 let mut ratios = Vec::new();
                 for round in 0..o.rounds {
