@@ -271,6 +271,20 @@ pub(super) fn value(v: Dynamic) -> R<Flow> {
     Ok(Flow::Value(v))
 }
 
+/// Run a statement that is not a block's last for its effect: its value dropped, `Some` when it
+/// leaves the block (`return`, `break`, `continue`).
+#[inline(always)]
+fn effect(f: &mut Frame<'_>, step: &Step) -> R<Option<Flow>> {
+    match step {
+        Step::Expr(e) => super::discard(e(f)?),
+        Step::Exec(x) => match x(f)? {
+            Flow::Value(v) => super::discard(v),
+            other => return Ok(Some(other)),
+        },
+    }
+    Ok(None)
+}
+
 impl<'a> Compiler<'a> {
     /// A function's body: its top-level statements as one block.
     /// A function's body, and its first statement's count, which its caller charges.
@@ -377,27 +391,27 @@ impl<'a> Compiler<'a> {
                 (_, _, Step::Expr(e)) => Box::new(move |f| value(e(f)?)),
                 (_, _, Step::Exec(x)) => x,
             },
-            _ => Box::new(move |f| {
-                let (last, init) = compiled.split_last().expect("statements");
-                for (i, (cost, pos, s)) in init.iter().enumerate() {
-                    if i > 0 {
+            _ => {
+                let (_, _, first) = compiled.remove(0);
+                let (last_cost, last_pos, last) = compiled.pop().expect("two statements");
+                let middle = compiled.into_boxed_slice();
+                Box::new(move |f| {
+                    if let Some(flow) = effect(f, &first)? {
+                        return Ok(flow);
+                    }
+                    for (cost, pos, s) in middle.iter() {
                         f.charge(*cost, *pos)?;
+                        if let Some(flow) = effect(f, s)? {
+                            return Ok(flow);
+                        }
                     }
-                    match s {
-                        Step::Expr(e) => super::discard(e(f)?),
-                        Step::Exec(x) => match x(f)? {
-                            Flow::Value(v) => super::discard(v),
-                            other => return Ok(other),
-                        },
+                    f.charge(last_cost, last_pos)?;
+                    match &last {
+                        Step::Expr(e) => value(e(f)?),
+                        Step::Exec(x) => x(f),
                     }
-                }
-                let (cost, pos, last) = last;
-                f.charge(*cost, *pos)?;
-                match last {
-                    Step::Expr(e) => value(e(f)?),
-                    Step::Exec(x) => x(f),
-                }
-            }),
+                })
+            }
         })
     }
 

@@ -163,6 +163,10 @@ fn held(v: &Dynamic, depth: usize) -> Option<Sizes> {
         entries: 0,
         bytes: 0,
     };
+    // A number, a flag, a card or a player (most fields) holds nothing more.
+    if v.is_variant() || v.is_int() || v.is_bool() {
+        return Some(sizes);
+    }
     if v.is_blob() || depth > MAX_SIZED_DEPTH {
         return None;
     }

@@ -202,24 +202,21 @@ enum KernelValue {
     Slot(Slot),
 }
 
-/// `d` as a value of the API's own types, if it is one: its type looked at once (events are a
-/// hot path, and each `read_lock` of a custom type asks it again).
+/// `d` as a value of the API's own types, if it is one. Each typed read of a custom type asks
+/// its type id (through two dynamic calls), so the commonest types are tried first: a card,
+/// then a player (events and variables are a hot path).
 fn kernel_value(d: &Dynamic) -> Option<KernelValue> {
-    use std::any::TypeId;
     if !d.is_variant() {
         return None;
     }
-    let t = d.type_id();
-    if t == TypeId::of::<Card>() {
-        d.read_lock::<Card>().map(|c| KernelValue::Card(*c))
-    } else if t == TypeId::of::<Player>() {
-        d.read_lock::<Player>().map(|p| KernelValue::Player(*p))
-    } else if t == TypeId::of::<Located>() {
-        d.read_lock::<Located>().map(|l| KernelValue::Located(*l))
-    } else if t == TypeId::of::<Slot>() {
-        d.read_lock::<Slot>().map(|s| KernelValue::Slot(*s))
+    if let Some(c) = d.read_lock::<Card>() {
+        Some(KernelValue::Card(*c))
+    } else if let Some(p) = d.read_lock::<Player>() {
+        Some(KernelValue::Player(*p))
+    } else if let Some(l) = d.read_lock::<Located>() {
+        Some(KernelValue::Located(*l))
     } else {
-        None
+        d.read_lock::<Slot>().map(|s| KernelValue::Slot(*s))
     }
 }
 
@@ -250,7 +247,25 @@ fn check_face(game: &Game, d: &Dynamic, audience: u32, field: &dyn Fn() -> Strin
 }
 
 /// The refusal of face value `d` for `audience`, with what to do instead.
+#[inline]
 fn face_refused(
+    game: &Game,
+    d: &Dynamic,
+    audience: u32,
+    field: &dyn Fn() -> String,
+    instead: &str,
+) -> R<()> {
+    // Only a tagged value or a text can be a face value (`face_source`): most values are
+    // neither, and this runs for every value a variable or an event gets.
+    if d.tag() == 0 && !d.is_string() {
+        return Ok(());
+    }
+    face_refused_tagged(game, d, audience, field, instead)
+}
+
+/// `face_refused` of a value that may have been read from a face.
+#[inline(never)]
+fn face_refused_tagged(
     game: &Game,
     d: &Dynamic,
     audience: u32,
@@ -276,6 +291,21 @@ fn face_refused(
 /// player, or everyone when it is public, for a player variable): refused when it is, or holds,
 /// a value read from the face of a card some reader does not know.
 pub(super) fn to_variable(game: &Game, d: &Dynamic, readers: u32, name: &str) -> R<Value> {
+    // Most values stored are numbers and flags not read from a face (no tag): nothing to refuse
+    // and nothing nested, so they skip the walk below (this runs on every `set` and `pset`).
+    if d.tag() == 0 {
+        if let Some(i) = int_of(d) {
+            return Ok(Value::Int(i));
+        }
+        if let Some(b) = bool_of(d) {
+            return Ok(Value::Bool(b));
+        }
+        match kernel_value(d) {
+            Some(KernelValue::Card(c)) => return Ok(Value::Card(c.0)),
+            Some(KernelValue::Player(p)) => return Ok(Value::Player(p.0)),
+            _ => {}
+        }
+    }
     fn faces(game: &Game, d: &Dynamic, readers: u32, name: &str, depth: usize) -> R<()> {
         face_refused(
             game,
@@ -323,6 +353,11 @@ fn unkept_field_nodes(
     use crate::kernel::limits::MAX_VALUE_DEPTH;
     if depth > MAX_VALUE_DEPTH {
         return Ok(None);
+    }
+    // A number or a flag not read from a face (no tag), the commonest field: one value, with
+    // nothing to refuse.
+    if d.tag() == 0 && (d.is_int() || d.is_bool()) {
+        return Ok(Some(1));
     }
     // `payload`'s checks of a value: a face value, then the card a kernel value refers to.
     check_face(game, d, audience, field)?;
@@ -480,7 +515,10 @@ pub(super) fn pile_named(game: &Game, name: Name<'_>) -> R<crate::kernel::PileId
         Some(Ok(p)) => Ok(crate::kernel::PileId(p)),
         _ => err(format!(
             "`{name}` is not a pile of this variant{}",
-            super::error::suggest(name.text, game.table.piles.iter().map(|p| p.name.as_str()))
+            super::error::suggest(
+                name.text(),
+                game.table.piles.iter().map(|p| p.name.as_str())
+            )
         )),
     }
 }
@@ -693,7 +731,7 @@ pub(crate) fn house_rule(game: &Game, name: Name<'_>) -> R<Dynamic> {
         None => err(format!(
             "`{name}` is not a house rule of this variant{}",
             super::error::suggest(
-                name.text,
+                name.text(),
                 game.table.house_rules.iter().map(|h| h.0.as_str())
             )
         )),
@@ -778,7 +816,7 @@ fn emit<'v>(
     let Some(event) = name.id(&game.table) else {
         return err(format!(
             "`{name}` is not an event of this variant: declare it under events in variant.yaml{}",
-            super::error::suggest(name.text, game.table.events.iter().map(|e| &**e))
+            super::error::suggest(name.text(), game.table.events.iter().map(|e| &**e))
         ));
     };
     let audience = match to {

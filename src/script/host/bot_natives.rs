@@ -123,13 +123,13 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
         let g = &v.0.game;
         match name.id(&g.table) {
             Some(i) => Ok(from_value(&g.state.game_vars[i])),
-            None => api::unknown_var(g, name.text, false),
+            None => api::unknown_var(g, name.text(), false),
         }
     }),
     named!("pget", |v: View, p: Player, name: Name(PlayerVar)| {
         let g = &v.0.game;
         let Some(i) = name.id(&g.table) else {
-            return api::unknown_var(g, name.text, true);
+            return api::unknown_var(g, name.text(), true);
         };
         if !g.table.player_var_visible(i, p.0.index(), v.0.me.index()) {
             return api::err(format!(

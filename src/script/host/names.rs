@@ -58,19 +58,45 @@ impl NameKind {
 /// A name argument as an entry's body sees it: its text, and where the table declares it.
 #[derive(Clone, Copy)]
 pub(crate) struct Name<'a> {
-    pub(crate) text: &'a str,
+    text: NameText<'a>,
     kind: NameKind,
     /// Where a call site's literal name is declared in the variant's table, found at load time.
     home: Option<(&'a Table, usize)>,
+}
+
+/// A name's text, read only when the name is looked up by it or shown: a script string is kept
+/// as it is, since reading its text costs a branch on where it is stored, and a literal name
+/// whose declaration was found at load time is never read on the way to it.
+#[derive(Clone, Copy)]
+enum NameText<'a> {
+    Str(&'a str),
+    Script(&'a ImmutableString),
 }
 
 impl<'a> Name<'a> {
     /// A name passed as a string: looked up in the table each call.
     pub(crate) fn new(text: &'a str, kind: NameKind) -> Name<'a> {
         Name {
-            text,
+            text: NameText::Str(text),
             kind,
             home: None,
+        }
+    }
+
+    /// A name passed as a script string: looked up in the table each call.
+    pub(crate) fn of_script(text: &'a ImmutableString, kind: NameKind) -> Name<'a> {
+        Name {
+            text: NameText::Script(text),
+            kind,
+            home: None,
+        }
+    }
+
+    /// The name as written.
+    pub(crate) fn text(&self) -> &'a str {
+        match self.text {
+            NameText::Str(text) => text,
+            NameText::Script(text) => text.as_str(),
         }
     }
 
@@ -81,14 +107,14 @@ impl<'a> Name<'a> {
     pub(crate) fn id(&self, table: &Table) -> Option<usize> {
         match self.home {
             Some((home, i)) if std::ptr::eq(home, table) => Some(i),
-            _ => self.kind.lookup(table, self.text),
+            _ => self.kind.lookup(table, self.text()),
         }
     }
 }
 
 impl std::fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.text)
+        f.write_str(self.text())
     }
 }
 
@@ -138,7 +164,7 @@ impl LiteralName {
     #[inline(always)]
     pub(crate) fn name(&self, kind: NameKind) -> Name<'_> {
         Name {
-            text: self.text.as_str(),
+            text: NameText::Script(&self.text),
             kind,
             home: self.home.as_ref().map(|(t, i)| (&**t, *i)),
         }
@@ -216,8 +242,8 @@ macro_rules! param_ty {
 /// How a `named!` body sees a parameter taken by `take!`: a name looked up by its text.
 macro_rules! name_view {
     (Name($kind:ident), $x:ident) => {
-        $crate::script::host::names::Name::new(
-            $x.as_str(),
+        $crate::script::host::names::Name::of_script(
+            &$x,
             $crate::script::host::names::NameKind::$kind,
         )
     };

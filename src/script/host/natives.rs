@@ -682,7 +682,10 @@ pub(crate) static NATIVES: &[Native] = &[
             }
             _ => err(format!(
                 "`{name}` is not a phase of this variant{}",
-                super::error::suggest(name.text, game.table.phases.iter().map(|p| p.name.as_str()))
+                super::error::suggest(
+                    name.text(),
+                    game.table.phases.iter().map(|p| p.name.as_str())
+                )
             )),
         }
     }),
@@ -698,7 +701,7 @@ pub(crate) static NATIVES: &[Native] = &[
         let game = g.lock();
         match name.id(&game.table) {
             Some(i) => Ok(from_value(&game.state.game_vars[i])),
-            None => unknown_var(&game, name.text, false),
+            None => unknown_var(&game, name.text(), false),
         }
     }),
     named!("set", |g: Game, name: Name(GameVar), v: Any| {
@@ -708,10 +711,13 @@ pub(crate) static NATIVES: &[Native] = &[
                 // Game variables are in every player's view.
                 let everyone = (1u32 << game.state.player_count()) - 1;
                 let value = api::to_variable(&game, v, everyone, &game.table.game_vars[i].0)?;
-                std::sync::Arc::make_mut(&mut game.state.game_vars)[i] = value;
+                // As for `pset`: writing the value a variable already holds copies nothing.
+                if !game.state.game_vars[i].is_identical(&value) {
+                    std::sync::Arc::make_mut(&mut game.state.game_vars)[i] = value;
+                }
                 Ok(())
             }
-            None => unknown_var(&game, name.text, false),
+            None => unknown_var(&game, name.text(), false),
         }
     }),
     named!("pget", |g: Game, p: Player, name: Name(PlayerVar)| {
@@ -719,7 +725,7 @@ pub(crate) static NATIVES: &[Native] = &[
         let s = seat(&game, p)?;
         match name.id(&game.table) {
             Some(i) => Ok(from_value(&game.state.player_vars[s.index()][i])),
-            None => unknown_var(&game, name.text, true),
+            None => unknown_var(&game, name.text(), true),
         }
     }),
     named!("pset", |g: Game,
@@ -749,7 +755,7 @@ pub(crate) static NATIVES: &[Native] = &[
                 }
                 Ok(())
             }
-            None => unknown_var(&game, name.text, true),
+            None => unknown_var(&game, name.text(), true),
         }
     }),
     named!("house", |g: Game, name: Name(HouseRule)| house_rule(
