@@ -21,7 +21,7 @@ const KNOWN_TITLES: [&str; 5] = [
 const RULINGS: &str = "deckspec rulings, ";
 
 /// Files and folders scanned for references to files outside the repository.
-const SCANNED: [&str; 11] = [
+const SCANNED: [&str; 12] = [
     "README.md",
     "ARCHITECTURE.md",
     "Cargo.toml",
@@ -30,7 +30,8 @@ const SCANNED: [&str; 11] = [
     "grammar",
     "src",
     "tests",
-    "benches",
+    "examples",
+    "tools",
     "fuzz/README.md",
     "fuzz/fuzz_targets",
 ];

@@ -3,7 +3,7 @@
 //! client's action to its answer, refusals, and the server's memory per table.
 //!
 //! ```text
-//! cargo build --release --bins --examples
+//! cargo build --release && cargo build --release -p deckspec-tools --example serve_load
 //! target/release/examples/serve_load --tables 1000 --seconds 60            # human pace
 //! target/release/examples/serve_load --tables 100 --seconds 30 --bots      # 1 fast client + 3 bots, think 0
 //! ```
@@ -203,7 +203,7 @@ fn start_server(binary: &PathBuf, db: &std::path::Path) -> (Child, String) {
         ])
         .arg(db)
         .arg("--rules")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"))
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../rules"))
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

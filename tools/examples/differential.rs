@@ -2,7 +2,7 @@
 //! interpreter and the compiled engine, every difference printed with the seed that replays it.
 //!
 //! ```text
-//! cargo run --release --example differential -- [--seconds N | --programs N] [--seed S]
+//! cargo run --release -p deckspec-tools --example differential -- [--seconds N | --programs N] [--seed S]
 //!     [--cases K] [--keep N] [--show SEED] [--file SCRIPT] [--faces N]
 //! ```
 //!
@@ -109,10 +109,12 @@ fn main() {
     if let Some(programs) = options.faces {
         let first = options.seed.unwrap_or_else(fresh_seed);
         println!("differential: faces, first seed {first}");
-        let fixtures =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/fixtures");
+        let fixtures = std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/engines/fixtures"
+        ));
         let report = on_script_thread(|| {
-            deckspec::script::differential::faces::run(&fixtures, first, programs)
+            deckspec::script::differential::faces::run(fixtures, first, programs)
         })
         .expect("a script thread");
         for p in &report.problems {

@@ -5,8 +5,8 @@
 //!
 //! ```sh
 //! cargo build --release
-//! cargo run --release --example speed -- --instructions
-//! cargo run --release --example speed -- --cpu --reference /tmp/deckspec-before --rounds 7
+//! cargo run --release -p deckspec-tools --example speed -- --instructions
+//! cargo run --release -p deckspec-tools --example speed -- --cpu --reference /tmp/deckspec-before --rounds 7
 //! ```
 //!
 //! Each figure is of `deckspec simulate <variant> --jobs 1` run as a child process: random play

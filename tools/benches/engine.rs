@@ -1,4 +1,4 @@
-//! Benchmarks (`cargo bench`): per variant, one scripted action, a whole random 4-player game and
+//! Benchmarks (`cargo bench -p deckspec-tools`): per variant, one scripted action, a whole random 4-player game and
 //! a whole 4-player game of expert bots (each on both script engines), and a variant load (with
 //! its compilation); and parsing plus running the whole spec suite.
 
@@ -12,8 +12,13 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The repository's root: the tools crate is one folder below it.
+fn repo_root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
 fn rules_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("rules")
+    repo_root().join("rules")
 }
 
 fn per_variant(c: &mut Criterion) {
@@ -74,7 +79,7 @@ fn per_variant(c: &mut Criterion) {
 }
 
 fn spec_suite(c: &mut Criterion) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = repo_root();
     let files = suite::feature_files(&[root.join("spec-tests")]).expect("spec-tests");
     let sources: Vec<(String, Arc<String>)> = files
         .iter()
