@@ -578,7 +578,8 @@ fn generated_run(variable: &str, default: u64) -> (u64, u64) {
 }
 
 /// Generated programs on both engines (`script::differential`): a fresh first seed each run,
-/// printed so that a failure replays with `cargo run --release -p deckspec-tools --example differential -- --show SEED`.
+/// printed so that a failure replays with
+/// `cargo run --release -p deckspec-tools --example differential -- --show SEED`.
 /// `DECKSPEC_DIFFERENTIAL_PROGRAMS` sets how many (CI runs 100,000 in release, in `.ci/run`).
 #[test]
 fn generated_programs_give_the_same_outcome_on_both_engines() {

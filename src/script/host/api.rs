@@ -225,12 +225,8 @@ fn face_source(d: &Dynamic) -> Option<CardIdx> {
     if let Ok(card) = u16::try_from(d.tag() - 1) {
         return Some(CardIdx(card));
     }
-    // Only a string can be a face text; `is_string` looks at the value's kind where a typed
-    // read asks its type id (two calls), and this runs for every value a variable or an event
-    // gets.
-    if !d.is_string() {
-        return None;
-    }
+    // Only a string can be a face text (`face_refused` has already passed over values that
+    // are neither tagged nor text).
     let text = d.read_lock::<ImmutableString>()?;
     FACE_TEXTS.with_borrow(|texts| {
         texts
