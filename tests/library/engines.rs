@@ -309,6 +309,49 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
 }
 
 #[test]
+fn variable_calls_give_the_same_results_on_both_engines() {
+    let compiled = agreed_outcomes("names");
+    let result = |name: &str| {
+        let (_, result, saved) = compiled.iter().find(|o| o.0 == name).expect("the action");
+        (result.clone(), saved.clone())
+    };
+    // Values lent from local variables and values evaluated are stored and read back as written.
+    let (text, saved) = result("variables_lent_and_evaluated");
+    assert_eq!(text, "Ok(())");
+    let list = r#"{"List":[{"Int":1},{"Str":"two"},{"Player":1}]}"#;
+    assert!(
+        saved.contains(&format!(
+            r#""game_vars":[{{"List":[{list},{list},{{"Int":7}},{list}]}}]"#
+        )),
+        "{saved}"
+    );
+    // A map's own `get` is called as the map's; the rest fail as the general path fails.
+    let (text, saved) = result("variable_on_a_map");
+    assert_eq!(text, "Ok(())");
+    assert!(
+        saved.contains(r#""game_vars":[{"Str":"note!"}]"#),
+        "{saved}"
+    );
+    for (name, says) in [
+        ("variable_given_the_game", "a Game cannot be stored"),
+        ("player_variable_given_the_game", "a Game cannot be stored"),
+        ("player_variable_of_the_game", "not with (Game, Game,"),
+        ("variable_on_a_number", "not with (i64, &str"),
+        ("variable_given_a_face", "was read from the face of a card"),
+        (
+            "variable_given_a_face_for_everyone",
+            "was read from the face of a card",
+        ),
+    ] {
+        let (text, _) = result(name);
+        assert!(
+            text.starts_with("Err(") && text.contains(says),
+            "{name}: {text}"
+        );
+    }
+}
+
+#[test]
 fn for_loops_over_players_and_hands_give_the_same_results_on_both_engines() {
     let compiled = agreed_outcomes("items");
     // What each loop saw, from its event (the saved game's log).

@@ -554,10 +554,16 @@ impl Chain {
         let one = One { slot, link };
         if let Some(plan) = direct::Plan::of(&one) {
             let direct = direct::Direct::new(one, plan);
-            return match direct.arity() {
-                1 => Box::new(move |f| direct.call1(f)),
-                2 => Box::new(move |f| direct.call2(f)),
-                _ => Box::new(move |f| direct.call3(f)),
+            return match (direct.var(), direct.arity()) {
+                (Some(direct::Var::Get), _) => Box::new(move |f| direct.get_var(f)),
+                (Some(direct::Var::Set), _) => Box::new(move |f| direct.set_var(f)),
+                (Some(direct::Var::PlayerGet), _) => Box::new(move |f| direct.player_get_var(f)),
+                (Some(direct::Var::PlayerSet), _) => Box::new(move |f| direct.player_set_var(f)),
+                (None, arity) => match arity {
+                    1 => Box::new(move |f| direct.call1(f)),
+                    2 => Box::new(move |f| direct.call2(f)),
+                    _ => Box::new(move |f| direct.call3(f)),
+                },
             };
         }
         match &one.link {

@@ -2,13 +2,16 @@
 //! comparison of the game's phase with the literal's place in the table, found at load, and
 //! `switch game.phase { … }` to its case found by the phase's index: the commonest tests of a
 //! rule script, without making the phase's name as a value and comparing or hashing strings.
-//! Any other receiver (a map with a `phase` entry, a bot's view) goes the general way.
+//! A bot's view (`view.phase`) is read the same way. Any other receiver (a map with a `phase`
+//! entry, a number) goes the general way.
 
 use super::build::Compiler;
 use super::{Eval, Frame, R};
+use crate::kernel::PhaseId;
 use crate::kernel::Table;
 use crate::script::host::api::{self, GameHandle};
 use crate::script::host::names::{LiteralName, NameKind};
+use crate::script::host::view::BotView;
 use rhai::{ASTFlags, Dynamic, Expr, FnCallExpr};
 use std::sync::Arc;
 
@@ -27,6 +30,19 @@ fn phase_of_local(c: &Compiler<'_>, e: &Expr) -> Option<usize> {
         return None;
     }
     c.root_slot(&x.lhs).ok().flatten()
+}
+
+/// The phase of the game or bot's view in a local variable, with the game's table, handed to
+/// `read`; `None` when the variable holds neither.
+#[inline]
+fn with_phase<T>(value: &Dynamic, read: impl FnOnce(&Table, PhaseId) -> T) -> Option<T> {
+    if let Some(handle) = value.read_lock::<GameHandle>() {
+        let game = handle.lock();
+        return Some(read(&game.table, game.state.phase));
+    }
+    let view = value.read_lock::<BotView>()?;
+    let game = &view.0.game;
+    Some(read(&game.table, game.state.phase))
 }
 
 /// A comparison of a local's `phase` property with a literal.
@@ -58,16 +74,16 @@ impl PhaseTest {
         })
     }
 
-    /// The comparison, `general` for a receiver that is not a game handle.
+    /// The comparison, `general` for a receiver that is neither a game handle nor a view.
     pub(super) fn into_eval(self, general: Eval) -> Eval {
         Box::new(move |f| -> R<Dynamic> {
-            if let Some(handle) = f.slot_ref(self.slot).read_lock::<GameHandle>() {
-                let game = handle.lock();
-                let id = self.name.name(NameKind::Phase).id(&game.table);
-                let same = id == Some(usize::from(game.state.phase.0));
-                return Ok(Dynamic::from_bool(same == self.equal));
+            let same = with_phase(f.slot_ref(self.slot), |table, phase| {
+                self.name.name(NameKind::Phase).id(table) == Some(usize::from(phase.0))
+            });
+            match same {
+                Some(same) => Ok(Dynamic::from_bool(same == self.equal)),
+                None => general(f),
             }
-            general(f)
         })
     }
 }
@@ -99,20 +115,14 @@ impl PhaseCases {
         Some(PhaseCases { slot, table, cases })
     }
 
-    /// The case of the game's phase (`Some(None)`: no case), or `None` when the variable is not
-    /// a handle of a game of the table: the switch then evaluates its subject.
+    /// The case of the phase (`Some(None)`: no case), or `None` when the variable is neither
+    /// a handle of a game of the table nor a view of one: the switch then evaluates its subject.
     #[inline]
     pub(super) fn case(&self, f: &Frame<'_>) -> Option<Option<usize>> {
-        let handle = f.slot_ref(self.slot).read_lock::<GameHandle>()?;
-        let game = handle.lock();
-        if !Arc::ptr_eq(&game.table, &self.table) {
-            return None;
-        }
-        Some(
-            self.cases
-                .get(usize::from(game.state.phase.0))
-                .copied()
-                .flatten(),
-        )
+        with_phase(f.slot_ref(self.slot), |table, phase| {
+            std::ptr::eq(table, &*self.table)
+                .then(|| self.cases.get(usize::from(phase.0)).copied().flatten())
+        })
+        .flatten()
     }
 }

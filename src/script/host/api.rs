@@ -54,6 +54,26 @@ pub(crate) fn err<T>(msg: impl Into<String>) -> R<T> {
 
 /// The kernel value of a script value (for a game variable), at most `MAX_VALUE_DEPTH` deep and
 /// `MAX_PAYLOAD_NODES` values large.
+/// A value's type as scripts know it (`Game`, `Card`, `i64`, `map`): the name `register` gives a
+/// kernel type, where Rhai's own `type_name` would give its Rust path.
+pub(crate) fn script_type_name(d: &Dynamic) -> &'static str {
+    if d.is::<GameHandle>() {
+        "Game"
+    } else if d.is::<Card>() {
+        "Card"
+    } else if d.is::<Player>() {
+        "Player"
+    } else if d.is::<Slot>() {
+        "Slot"
+    } else if d.is::<Located>() {
+        "LocatedCard"
+    } else if d.is::<super::view::BotView>() {
+        "BotView"
+    } else {
+        d.type_name()
+    }
+}
+
 pub fn to_value(d: &Dynamic) -> R<Value> {
     let mut nodes = 0;
     bounded_value(d, 0, &mut nodes)
@@ -90,7 +110,7 @@ fn bounded_value(d: &Dynamic, depth: usize, nodes: &mut usize) -> R<Value> {
     } else {
         return err(format!(
             "a {} cannot be stored in a game variable",
-            d.type_name()
+            script_type_name(d)
         ));
     })
 }
@@ -475,7 +495,7 @@ fn payload(
                 .collect::<R<_>>()?,
         )
     } else {
-        return err(format!("a {} cannot go in an event", d.type_name()));
+        return err(format!("a {} cannot go in an event", script_type_name(d)));
     })
 }
 

@@ -377,6 +377,52 @@ fn face(g: &GameHandle, c: Card, read: fn(&Game, CardIdx) -> Dynamic) -> R<Dynam
     Ok(face_value(idx, read(&game, idx)))
 }
 
+/// `game.get(name)`, the variable declared `i`-th found: its value.
+#[inline]
+pub(crate) fn game_var(game: &Game, i: usize) -> Dynamic {
+    from_value(&game.state.game_vars[i])
+}
+
+/// `game.set(name, v)`, the variable declared `i`-th found.
+pub(crate) fn set_game_var(game: &mut Game, i: usize, v: &Dynamic) -> R<()> {
+    // Game variables are in every player's view.
+    let everyone = (1u32 << game.state.player_count()) - 1;
+    let value = api::to_variable(game, v, everyone, &game.table.game_vars[i].0)?;
+    // As for `pset`: writing the value a variable already holds copies nothing.
+    if !game.state.game_vars[i].is_identical(&value) {
+        Arc::make_mut(&mut game.state.game_vars)[i] = value;
+    }
+    Ok(())
+}
+
+/// `game.pget(p, name)`, the player in seat `s` and the variable declared `i`-th found.
+#[inline]
+pub(crate) fn player_var(game: &Game, s: Seat, i: usize) -> Dynamic {
+    from_value(&game.state.player_vars[s.index()][i])
+}
+
+/// `game.pset(p, name, v)`, the player in seat `s` and the variable declared `i`-th found.
+pub(crate) fn set_player_var(game: &mut Game, s: Seat, i: usize, v: &Dynamic) -> R<()> {
+    let readers = if game
+        .table
+        .public_player_vars
+        .get(i)
+        .copied()
+        .unwrap_or(false)
+    {
+        (1u32 << game.state.player_count()) - 1
+    } else {
+        1 << s.index()
+    };
+    let value = api::to_variable(game, v, readers, &game.table.player_vars[i].0)?;
+    // The variables are shared with the step's copy of the state until one changes: writing
+    // the value a variable already holds copies nothing.
+    if !game.state.player_vars[s.index()][i].is_identical(&value) {
+        Arc::make_mut(&mut game.state.player_vars[s.index()])[i] = value;
+    }
+    Ok(())
+}
+
 /// Native tables in the order a call site looks in them: an entry hides a later table's entry
 /// of the same signature (the table registered last on the engine comes first).
 pub(crate) type Tables = &'static [&'static [Native]];
@@ -700,23 +746,14 @@ pub(crate) static NATIVES: &[Native] = &[
     named!("get", |g: Game, name: Name(GameVar)| {
         let game = g.lock();
         match name.id(&game.table) {
-            Some(i) => Ok(from_value(&game.state.game_vars[i])),
+            Some(i) => Ok(game_var(&game, i)),
             None => unknown_var(&game, name.text(), false),
         }
     }),
     named!("set", |g: Game, name: Name(GameVar), v: Any| {
         let mut game = g.lock();
         match name.id(&game.table) {
-            Some(i) => {
-                // Game variables are in every player's view.
-                let everyone = (1u32 << game.state.player_count()) - 1;
-                let value = api::to_variable(&game, v, everyone, &game.table.game_vars[i].0)?;
-                // As for `pset`: writing the value a variable already holds copies nothing.
-                if !game.state.game_vars[i].is_identical(&value) {
-                    std::sync::Arc::make_mut(&mut game.state.game_vars)[i] = value;
-                }
-                Ok(())
-            }
+            Some(i) => set_game_var(&mut game, i, v),
             None => unknown_var(&game, name.text(), false),
         }
     }),
@@ -724,7 +761,7 @@ pub(crate) static NATIVES: &[Native] = &[
         let game = g.lock();
         let s = seat(&game, p)?;
         match name.id(&game.table) {
-            Some(i) => Ok(from_value(&game.state.player_vars[s.index()][i])),
+            Some(i) => Ok(player_var(&game, s, i)),
             None => unknown_var(&game, name.text(), true),
         }
     }),
@@ -735,26 +772,7 @@ pub(crate) static NATIVES: &[Native] = &[
         let mut game = g.lock();
         let s = seat(&game, p)?;
         match name.id(&game.table) {
-            Some(i) => {
-                let readers = if game
-                    .table
-                    .public_player_vars
-                    .get(i)
-                    .copied()
-                    .unwrap_or(false)
-                {
-                    (1u32 << game.state.player_count()) - 1
-                } else {
-                    1 << s.index()
-                };
-                let value = api::to_variable(&game, v, readers, &game.table.player_vars[i].0)?;
-                // The variables are shared with the step's copy of the state until one changes:
-                // writing the value a variable already holds copies nothing.
-                if !game.state.player_vars[s.index()][i].is_identical(&value) {
-                    Arc::make_mut(&mut game.state.player_vars[s.index()])[i] = value;
-                }
-                Ok(())
-            }
+            Some(i) => set_player_var(&mut game, s, i, v),
             None => unknown_var(&game, name.text(), true),
         }
     }),
@@ -797,7 +815,7 @@ pub(crate) static NATIVES: &[Native] = &[
                 Some(p) => Ok(p.0),
                 None => err(format!(
                     "end() takes a list of players, not a {}",
-                    w.type_name()
+                    api::script_type_name(w)
                 )),
             })
             .collect::<R<Vec<_>>>()?;

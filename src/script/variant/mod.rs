@@ -378,7 +378,7 @@ impl Rules for Variant {
             return value.clone().try_cast::<INT>().ok_or_else(|| {
                 RuleError::fault(format!(
                     "`score` returned a {}, not an integer",
-                    value.type_name()
+                    api::script_type_name(&value)
                 ))
             });
         }

@@ -2,13 +2,15 @@
 //! on a local variable with local variables and constants (`game.pget(p, "locked")`,
 //! `game.rank(card)`): what `One::method<N>` decides at every call, decided once at load.
 
-use super::super::super::host::natives::CheckedCall;
-use super::super::{Frame, R, fill_position, put_back};
+use super::super::super::host::api::{GameHandle, Player, seat};
+use super::super::super::host::names::NameKind;
+use super::super::super::host::natives::{self, CheckedCall, Ty};
+use super::super::{Frame, R, discard, fill_position, put_back};
 use super::{Link, Literal, One};
 use rhai::{Dynamic, Position};
 
 /// Where one argument comes from.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Source {
     /// A local variable lent from its slot for the call.
     Lent(usize),
@@ -39,6 +41,43 @@ pub(super) struct Plan {
     sources: [Source; 3],
     entry: Entry,
     pos: Position,
+    var: Option<Var>,
+}
+
+/// A call of the kernel's variable entries with a literal name (`game.get("drawn")`,
+/// `game.pset(p, "locked", true)`), the commonest calls of a rule script: run by the entry's
+/// own body (`natives::game_var` and the rest) once the receiver is the game and the player a
+/// player, without making the argument list; anything else goes the `Direct` way, which gives
+/// the same value or error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Var {
+    Get,
+    Set,
+    PlayerGet,
+    PlayerSet,
+}
+
+impl Var {
+    /// The variable entry `literal`'s call site is, with `arity` arguments.
+    fn of(literal: &Literal, arity: usize) -> Option<Var> {
+        if literal.native.params.first() != Some(&Ty::Game) {
+            return None;
+        }
+        let var = match (literal.native.name, arity) {
+            ("get", 1) => Var::Get,
+            ("set", 2) => Var::Set,
+            ("pget", 2) => Var::PlayerGet,
+            ("pset", 3) => Var::PlayerSet,
+            _ => return None,
+        };
+        let kind = match var {
+            Var::Get | Var::Set => NameKind::GameVar,
+            Var::PlayerGet | Var::PlayerSet => NameKind::PlayerVar,
+        };
+        // The name's place: first for a game variable, after the player for a player's.
+        let name_at = usize::from(kind == NameKind::PlayerVar);
+        (literal.named.kind == kind && literal.index() == name_at).then_some(var)
+    }
 }
 
 impl Plan {
@@ -64,6 +103,10 @@ impl Plan {
             (None, Some(native)) => Entry::Checked(native.checked),
             _ => return None,
         };
+        let var = match &entry {
+            Entry::Named(l) => Var::of(l, args.len()),
+            Entry::Checked(_) => None,
+        };
         let name_at = literal.as_ref().map(Literal::index);
         let mut sources = [Source::Evaluated; 3];
         for (i, source) in sources.iter_mut().enumerate().take(args.len()) {
@@ -77,6 +120,7 @@ impl Plan {
             sources,
             entry,
             pos: *pos,
+            var,
         })
     }
 }
@@ -85,6 +129,11 @@ impl Direct {
     /// `one`, called as `plan` (made by `Plan::of(&one)`) says.
     pub(super) fn new(one: One, plan: Plan) -> Direct {
         Direct { one, plan }
+    }
+
+    /// The variable entry it calls, if it is one (see `Var`).
+    pub(super) fn var(&self) -> Option<Var> {
+        self.plan.var
     }
 
     /// The number of arguments.
@@ -136,8 +185,8 @@ impl Direct {
     }
 }
 
-/// `Direct::call<N>`: the arguments evaluated in order, the lent ones and the receiver taken
-/// from their slots, the entry called, and all put back, whatever it gives.
+/// `Direct::call<N>`: the arguments evaluated in order, the lent ones taken from their slots,
+/// the entry called on the receiver in its slot, and the lent ones put back, whatever it gives.
 macro_rules! direct_call {
     ($name:ident, $general:ident, [$($v:ident: $i:tt),*]) => {
         pub(super) fn $name(&self, f: &mut Frame<'_>) -> R<Dynamic> {
@@ -147,11 +196,11 @@ macro_rules! direct_call {
             }
             $(let mut $v = self.evaluate(f, $i)?;)*
             $(self.borrow(f, $i, &mut $v);)*
+            // A kernel entry reads its receiver in place and never changes it: it is lent where
+            // it is (an argument lent from the same variable has taken it already, and the
+            // entry then finds a `()` there and declines, as on the general way).
             let at = f.base + slot;
-            let mut target = std::mem::take(&mut f.stack[at]);
-            let tried = self.call_entry(&mut [&mut target, $(&mut $v),*]);
-            // A kernel entry never changes its receiver: it goes back without a size check.
-            put_back(&mut f.stack[at], target);
+            let tried = self.call_entry(&mut [&mut f.stack[at], $(&mut $v),*]);
             $(self.give_back(f, $i, $v);)*
             match tried {
                 Some(result) => result.map_err(|e| fill_position(e, self.plan.pos)),
@@ -165,4 +214,144 @@ impl Direct {
     direct_call!(call1, method1, [a: 0]);
     direct_call!(call2, method2, [a: 0, b: 1]);
     direct_call!(call3, method3, [a: 0, b: 1, c: 2]);
+}
+
+/// The value of argument `i` as the entry reads it: a lent local variable in its slot, or the
+/// value evaluated (`evaluated`, when the argument is not lent).
+fn argument<'a>(
+    f: &'a Frame<'_>,
+    source: Source,
+    evaluated: &'a Option<Dynamic>,
+) -> Option<&'a Dynamic> {
+    match (source, evaluated) {
+        (_, Some(value)) => Some(value),
+        (Source::Lent(slot), None) => Some(f.slot_ref(slot)),
+        _ => None,
+    }
+}
+
+impl Direct {
+    /// Argument `i` evaluated when it is not a local variable lent in place (an evaluated one is
+    /// a constant or a copy of a local variable: evaluating it again, on the `Direct` way,
+    /// gives the same value).
+    fn evaluated(&self, f: &mut Frame<'_>, i: usize) -> R<Option<Dynamic>> {
+        match self.plan.sources[i] {
+            Source::Evaluated => self.evaluate(f, i).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// The literal name's entry.
+    fn literal(&self) -> &Literal {
+        match &self.plan.entry {
+            Entry::Named(l) => l,
+            Entry::Checked(_) => unreachable!("a variable call has a literal name"),
+        }
+    }
+
+    /// Whether argument `i` is the receiver's own variable, lent: then the `Direct` way, which
+    /// takes it out of its slot before the receiver, decides.
+    fn lends_receiver(&self, i: usize) -> bool {
+        self.plan.sources[i] == Source::Lent(self.one.slot)
+    }
+
+    /// `game.get("name")`.
+    pub(super) fn get_var(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        if let Some(handle) = f.slot_ref(self.one.slot).read_lock::<GameHandle>() {
+            let game = handle.lock();
+            if let Some(i) = self.literal().name().id(&game.table) {
+                return Ok(natives::game_var(&game, i));
+            }
+        }
+        self.call1(f)
+    }
+
+    /// `game.set("name", value)`.
+    pub(super) fn set_var(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        if self.lends_receiver(1) {
+            return self.call2(f);
+        }
+        let evaluated = self.evaluated(f, 1)?;
+        let done = (|| {
+            let value = argument(f, self.plan.sources[1], &evaluated)?;
+            let handle = f.slot_ref(self.one.slot).read_lock::<GameHandle>()?;
+            let mut game = handle.lock();
+            let i = self.literal().name().id(&game.table)?;
+            Some(natives::set_game_var(&mut game, i, value))
+        })();
+        if let Some(value) = evaluated {
+            discard(value);
+        }
+        match done {
+            Some(result) => result
+                .map(|()| Dynamic::UNIT)
+                .map_err(|e| fill_position(e, self.plan.pos)),
+            None => self.call2(f),
+        }
+    }
+
+    /// `game.pget(player, "name")`.
+    pub(super) fn player_get_var(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        if self.lends_receiver(0) {
+            return self.call2(f);
+        }
+        let evaluated = self.evaluated(f, 0)?;
+        let done = (|| {
+            let player = *argument(f, self.plan.sources[0], &evaluated)?.read_lock::<Player>()?;
+            let handle = f.slot_ref(self.one.slot).read_lock::<GameHandle>()?;
+            let game = handle.lock();
+            let s = match seat(&game, player) {
+                Ok(s) => s,
+                Err(e) => return Some(Err(e)),
+            };
+            let i = self.literal().name().id(&game.table)?;
+            Some(Ok(natives::player_var(&game, s, i)))
+        })();
+        if let Some(value) = evaluated {
+            discard(value);
+        }
+        match done {
+            Some(result) => result.map_err(|e| fill_position(e, self.plan.pos)),
+            None => self.call2(f),
+        }
+    }
+
+    /// `game.pset(player, "name", value)`.
+    pub(super) fn player_set_var(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+        if self.lends_receiver(0) || self.lends_receiver(2) {
+            return self.call3(f);
+        }
+        let player_value = self.evaluated(f, 0)?;
+        let value = match self.evaluated(f, 2) {
+            Ok(value) => value,
+            Err(e) => {
+                if let Some(v) = player_value {
+                    discard(v);
+                }
+                return Err(e);
+            }
+        };
+        let done = (|| {
+            let player =
+                *argument(f, self.plan.sources[0], &player_value)?.read_lock::<Player>()?;
+            let v = argument(f, self.plan.sources[2], &value)?;
+            let handle = f.slot_ref(self.one.slot).read_lock::<GameHandle>()?;
+            let mut game = handle.lock();
+            let s = match seat(&game, player) {
+                Ok(s) => s,
+                Err(e) => return Some(Err(e)),
+            };
+            let i = self.literal().name().id(&game.table)?;
+            Some(natives::set_player_var(&mut game, s, i, v))
+        })();
+        for v in [player_value, value].into_iter().flatten() {
+            discard(v);
+        }
+        match done {
+            Some(result) => result
+                .map(|()| Dynamic::UNIT)
+                .map_err(|e| fill_position(e, self.plan.pos)),
+            None => self.call3(f),
+        }
+    }
 }
