@@ -325,6 +325,13 @@ fn variable_calls_give_the_same_results_on_both_engines() {
         )),
         "{saved}"
     );
+    // House rules and piles read by name, as written.
+    let (text, saved) = result("reads_known");
+    assert_eq!(text, "Ok(())");
+    assert!(
+        saved.contains(r#""game_vars":[{"List":[{"Int":48},{"Int":2},"Unit",{"Int":0},{"Bool":true},{"Int":1}]}]"#),
+        "{saved}"
+    );
     // A map's own `get` is called as the map's; the rest fail as the general path fails.
     let (text, saved) = result("variable_on_a_map");
     assert_eq!(text, "Ok(())");
@@ -337,6 +344,7 @@ fn variable_calls_give_the_same_results_on_both_engines() {
         ("player_variable_given_the_game", "a Game cannot be stored"),
         ("player_variable_of_the_game", "not with (Game, Game,"),
         ("variable_on_a_number", "not with (i64, &str"),
+        ("pile_read_on_a_number", "not with (i64, &str"),
         ("variable_given_a_face", "was read from the face of a card"),
         (
             "variable_given_a_face_for_everyone",

@@ -18,54 +18,37 @@ use deckspec::script::differential::{Differential, generate};
 use deckspec::sim::on_script_thread;
 use std::time::Duration;
 
+/// What to run, from the command line.
+#[derive(clap::Parser)]
+#[command(
+    about = "Generated Rhai programs on the interpreter and the compiled engine; exit 1 on any difference"
+)]
 struct Options {
+    /// Run for this many seconds.
+    #[arg(long, value_name = "N", conflicts_with = "programs")]
     seconds: Option<u64>,
+    /// Run this many programs (1000 when neither this nor --seconds is given).
+    #[arg(long, value_name = "N")]
     programs: Option<u64>,
+    /// The first program's seed (drawn fresh and printed when not given).
+    #[arg(long, value_name = "S")]
     seed: Option<u64>,
-    cases: usize,
+    /// Functions a program.
+    #[arg(long, value_name = "K", default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=64))]
+    cases: u8,
+    /// Print this seed's script and each function's two outcomes.
+    #[arg(long, value_name = "SEED")]
     show: Option<u64>,
+    /// Print the first N differences.
+    #[arg(long, value_name = "N", default_value_t = 20)]
     keep: usize,
+    /// Compare a script's functions (with the generated programs' module as `lib`).
+    #[arg(long, value_name = "SCRIPT")]
     file: Option<String>,
+    /// Play N generated scripts of hooks that pass cards' faces on, on both engines, and check
+    /// the face guard's rule.
+    #[arg(long, value_name = "N")]
     faces: Option<u64>,
-}
-
-fn parse() -> Result<Options, String> {
-    let mut o = Options {
-        seconds: None,
-        programs: None,
-        seed: None,
-        cases: 8,
-        show: None,
-        keep: 20,
-        file: None,
-        faces: None,
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut number = |name: &str| -> Result<u64, String> {
-            let text = args.next().ok_or(format!("{name} needs a number"))?;
-            text.parse()
-                .map_err(|_| format!("{name}: `{text}` is not a number"))
-        };
-        match flag.as_str() {
-            "--seconds" => o.seconds = Some(number("--seconds")?),
-            "--programs" => o.programs = Some(number("--programs")?),
-            "--seed" => o.seed = Some(number("--seed")?),
-            "--cases" => {
-                let n = number("--cases")?;
-                o.cases = usize::try_from(n)
-                    .ok()
-                    .filter(|&n| (1..=64).contains(&n))
-                    .ok_or("--cases takes 1 to 64".to_string())?;
-            }
-            "--show" => o.show = Some(number("--show")?),
-            "--faces" => o.faces = Some(number("--faces")?),
-            "--file" => o.file = Some(args.next().ok_or("--file needs a path")?),
-            "--keep" => o.keep = usize::try_from(number("--keep")?).unwrap_or(usize::MAX),
-            other => return Err(format!("unknown argument `{other}`")),
-        }
-    }
-    Ok(o)
 }
 
 fn show(seed: u64, cases: usize) {
@@ -99,13 +82,8 @@ fn compare(entry: &str, module: Option<&str>) {
 }
 
 fn main() {
-    let options = match parse() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("differential: {e}");
-            std::process::exit(2);
-        }
-    };
+    let options = <Options as clap::Parser>::parse();
+    let cases = usize::from(options.cases);
     if let Some(programs) = options.faces {
         let first = options.seed.unwrap_or_else(fresh_seed);
         println!("differential: faces, first seed {first}");
@@ -132,7 +110,7 @@ fn main() {
         return;
     }
     if let Some(seed) = options.show {
-        on_script_thread(|| show(seed, options.cases)).expect("a script thread");
+        on_script_thread(|| show(seed, cases)).expect("a script thread");
         return;
     }
     let first = options.seed.unwrap_or_else(fresh_seed);
@@ -141,13 +119,10 @@ fn main() {
         (Some(s), _) => Limit::Time(Duration::from_secs(s)),
         (None, Some(n)) => Limit::Programs(n),
     };
-    println!(
-        "differential: first seed {first} ({} functions a program)",
-        options.cases
-    );
+    println!("differential: first seed {first} ({cases} functions a program)");
     let report = deckspec::script::differential::run_many(
         first,
-        options.cases,
+        cases,
         options.keep,
         move |done, elapsed| match limit {
             Limit::Programs(n) => done < n,

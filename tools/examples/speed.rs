@@ -19,92 +19,56 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// What to measure, from the command line.
+#[derive(clap::Parser)]
+#[command(
+    about = "The bundled variants' speed: instructions per action under callgrind, and actions per CPU-second in interleaved runs",
+    group(clap::ArgGroup::new("measure").required(true).multiple(true).args(["instructions", "cpu"]))
+)]
 struct Options {
-    binary: PathBuf,
-    reference: Option<PathBuf>,
-    variants: Vec<String>,
+    /// Instructions per action under callgrind (valgrind must be installed).
+    #[arg(long)]
     instructions: bool,
+    /// Actions per CPU-second, this build's runs interleaved with the reference's.
+    #[arg(long)]
     cpu: bool,
-    rounds: usize,
-    random_games: u64,
-    bot_games: u64,
-    interpreter: bool,
+    /// The build to measure.
+    #[arg(long, value_name = "PATH", default_value = "target/release/deckspec")]
+    binary: PathBuf,
+    /// A build to compare with (for example one built from another commit).
+    #[arg(long, value_name = "PATH")]
+    reference: Option<PathBuf>,
+    /// Only this variant (repeatable; default every variant in rules/).
+    #[arg(long = "variant", value_name = "NAME")]
+    variants: Vec<String>,
+    /// Interleaved rounds for --cpu.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    rounds: u64,
+    /// Random games per measured run, at least 2 (default 400 for --instructions, 10000 for --cpu).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
+    random_games: Option<u64>,
+    /// Expert-bot games per measured run, at least 2 (default 30 for --instructions, 300 for --cpu).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..))]
+    bot_games: Option<u64>,
+    /// Leave out the interpreter's rows.
+    #[arg(long)]
+    no_interpreter: bool,
 }
 
 impl Options {
     /// The games a measured run of `mix` plays: `--bot-games` or `--random-games` when given,
     /// else the measure's default for bot or random play.
     fn games(&self, mix: &Mix, bots_default: u64, random_default: u64) -> u64 {
-        match (mix.bots, self.bot_games, self.random_games) {
-            (true, 0, _) => bots_default,
-            (true, n, _) => n,
-            (false, _, 0) => random_default,
-            (false, _, n) => n,
+        if mix.bots {
+            self.bot_games.unwrap_or(bots_default)
+        } else {
+            self.random_games.unwrap_or(random_default)
         }
     }
 }
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: speed [--instructions] [--cpu] [--binary PATH] [--reference PATH] [--variant NAME]… \
-         [--rounds N] [--random-games N] [--bot-games N] [--no-interpreter]\n\
-         \n\
-         --instructions     instructions per action under callgrind (valgrind must be installed)\n\
-         --cpu              actions per CPU-second, this build's runs interleaved with the reference's\n\
-         --binary PATH      the build to measure (default target/release/deckspec)\n\
-         --reference PATH   a build to compare with (for example one built from another commit)\n\
-         --variant NAME     only this variant (repeatable; default every variant in rules/)\n\
-         --rounds N         interleaved rounds for --cpu (default 5)\n\
-         --random-games N   random games per measured run, at least 2 (default 400 for --instructions, 10000 for --cpu)\n\
-         --bot-games N      expert-bot games per measured run, at least 2 (default 30 for --instructions, 300 for --cpu)\n\
-         --no-interpreter   leave out the interpreter's rows"
-    );
-    std::process::exit(2)
-}
-
+/// The options given, every variant in rules/ when none is named.
 fn options() -> Options {
-    let mut args = std::env::args().skip(1);
-    let mut o = Options {
-        binary: PathBuf::from("target/release/deckspec"),
-        reference: None,
-        variants: Vec::new(),
-        instructions: false,
-        cpu: false,
-        rounds: 5,
-        random_games: 0,
-        bot_games: 0,
-        interpreter: true,
-    };
-    let number = |v: Option<String>| -> u64 {
-        v.and_then(|v| v.parse().ok())
-            .filter(|n| *n > 1)
-            .unwrap_or_else(|| usage())
-    };
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--instructions" => o.instructions = true,
-            "--cpu" => o.cpu = true,
-            "--binary" => o.binary = args.next().map(PathBuf::from).unwrap_or_else(|| usage()),
-            "--reference" => {
-                o.reference = Some(args.next().map(PathBuf::from).unwrap_or_else(|| usage()))
-            }
-            "--variant" => o.variants.push(args.next().unwrap_or_else(|| usage())),
-            "--rounds" => {
-                o.rounds = args
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .filter(|n| *n >= 1)
-                    .unwrap_or_else(|| usage())
-            }
-            "--random-games" => o.random_games = number(args.next()),
-            "--bot-games" => o.bot_games = number(args.next()),
-            "--no-interpreter" => o.interpreter = false,
-            _ => usage(),
-        }
-    }
-    if !o.instructions && !o.cpu {
-        usage();
-    }
+    let mut o = <Options as clap::Parser>::parse();
     if o.variants.is_empty() {
         o.variants = deckspec::script::variant_names(Path::new("rules"));
     }
@@ -233,7 +197,7 @@ fn main() {
     }
     let mixes: Vec<&Mix> = MIXES
         .iter()
-        .filter(|m| o.interpreter || !m.label.ends_with("interpreted"))
+        .filter(|m| !o.no_interpreter || !m.label.ends_with("interpreted"))
         .collect();
     if o.instructions {
         println!("instructions per action (callgrind, one core, 4 players, the load subtracted)");

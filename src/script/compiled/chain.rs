@@ -555,7 +555,7 @@ impl Chain {
         if let Some(plan) = direct::Plan::of(&one) {
             let direct = direct::Direct::new(one, plan);
             return match (direct.var(), direct.arity()) {
-                (Some(direct::Var::Get), _) => Box::new(move |f| direct.get_var(f)),
+                (Some(direct::Var::Read(read)), _) => Box::new(move |f| direct.read(f, read)),
                 (Some(direct::Var::Set), _) => Box::new(move |f| direct.set_var(f)),
                 (Some(direct::Var::PlayerGet), _) => Box::new(move |f| direct.player_get_var(f)),
                 (Some(direct::Var::PlayerSet), _) => Box::new(move |f| direct.player_set_var(f)),

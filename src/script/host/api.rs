@@ -743,7 +743,7 @@ fn pad_with_text(
 /// The value of a house rule, or an error naming the house rules there are.
 pub(crate) fn house_rule(game: &Game, name: Name<'_>) -> R<Dynamic> {
     match name.id(&game.table) {
-        Some(i) => Ok(from_value(&game.state.house[i])),
+        Some(i) => Ok(house_value(game, i)),
         None => err(format!(
             "`{name}` is not a house rule of this variant{}",
             super::error::suggest(
@@ -752,6 +752,12 @@ pub(crate) fn house_rule(game: &Game, name: Name<'_>) -> R<Dynamic> {
             )
         )),
     }
+}
+
+/// `game.house(name)`, the house rule declared `i`-th found: its value in this game.
+#[inline]
+pub(crate) fn house_value(game: &Game, i: usize) -> Dynamic {
+    from_value(&game.state.house[i])
 }
 
 pub(super) fn unknown_var<T>(game: &Game, name: &str, player: bool) -> R<T> {

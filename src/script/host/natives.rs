@@ -11,7 +11,7 @@ use super::items::{self, ItemsFn};
 use super::names::{
     Named, consumes_besides_name, is_name, name_view, named, named_arg, named_kind, param_ty,
 };
-use crate::kernel::{CardIdx, Game, Loc, Seat};
+use crate::kernel::{CardIdx, Game, Loc, PileId, Seat};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 use std::any::TypeId;
 use std::sync::Arc;
@@ -377,6 +377,19 @@ fn face(g: &GameHandle, c: Card, read: fn(&Game, CardIdx) -> Dynamic) -> R<Dynam
     Ok(face_value(idx, read(&game, idx)))
 }
 
+/// `game.pile_size(name)`, the pile found.
+#[inline]
+pub(crate) fn pile_size(game: &Game, p: PileId) -> INT {
+    // A pile holds at most `limits::MAX_DECK_CARDS` cards.
+    game.state.pile(p).len() as INT
+}
+
+/// `game.top(name)`, the pile found: its top card, `()` when it is empty.
+#[inline]
+pub(crate) fn pile_top(game: &Game, p: PileId) -> Dynamic {
+    opt_card(game.state.pile(p).last().copied())
+}
+
 /// `game.get(name)`, the variable declared `i`-th found: its value.
 #[inline]
 pub(crate) fn game_var(game: &Game, i: usize) -> Dynamic {
@@ -585,12 +598,12 @@ pub(crate) static NATIVES: &[Native] = &[
     named!("pile_size", |g: Game, name: Name(Pile)| {
         let game = g.lock();
         let p = pile_named(&game, name)?;
-        Ok(game.state.pile(p).len() as INT)
+        Ok(pile_size(&game, p))
     }),
     named!("top", |g: Game, name: Name(Pile)| {
         let game = g.lock();
         let p = pile_named(&game, name)?;
-        Ok(opt_card(game.state.pile(p).last().copied()))
+        Ok(pile_top(&game, p))
     }),
     native!("pile", |g: Game, name: Str| {
         let game = g.lock();

@@ -2,11 +2,12 @@
 //! on a local variable with local variables and constants (`game.pget(p, "locked")`,
 //! `game.rank(card)`): what `One::method<N>` decides at every call, decided once at load.
 
-use super::super::super::host::api::{GameHandle, Player, seat};
+use super::super::super::host::api::{self, GameHandle, Player, seat};
 use super::super::super::host::names::NameKind;
 use super::super::super::host::natives::{self, CheckedCall, Ty};
 use super::super::{Frame, R, discard, fill_position, put_back};
 use super::{Link, Literal, One};
+use crate::kernel::{Game, PileId};
 use rhai::{Dynamic, Position};
 
 /// Where one argument comes from.
@@ -44,37 +45,60 @@ pub(super) struct Plan {
     var: Option<Var>,
 }
 
-/// A call of the kernel's variable entries with a literal name (`game.get("drawn")`,
-/// `game.pset(p, "locked", true)`), the commonest calls of a rule script: run by the entry's
-/// own body (`natives::game_var` and the rest) once the receiver is the game and the player a
-/// player, without making the argument list; anything else goes the `Direct` way, which gives
-/// the same value or error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A call of the kernel's commonest entries with a literal name (`game.get("drawn")`,
+/// `game.pset(p, "locked", true)`, `game.pile_size("deck")`): run by the entry's own body
+/// (`natives::game_var` and the rest) once the receiver is the game and the player a player,
+/// without making the argument list; anything else goes the `Direct` way, which gives the same
+/// value or error.
+#[derive(Clone, Copy)]
 pub(super) enum Var {
-    Get,
+    /// `game.get(name)`, `game.house(name)`, `game.pile_size(name)`, `game.top(name)`: the
+    /// value read at the name's index in the table, `None` when the index does not fit the
+    /// kind (then the `Direct` way says why).
+    Read(ReadFn),
     Set,
     PlayerGet,
     PlayerSet,
 }
 
+/// A read at a name's index in the table (`Var::Read`).
+pub(super) type ReadFn = fn(&Game, usize) -> Option<Dynamic>;
+
+/// The entries `Var::Read` runs, each with the kind of name it takes.
+fn read_entry(name: &str) -> Option<(NameKind, ReadFn)> {
+    fn pile(i: usize) -> Option<PileId> {
+        u16::try_from(i).ok().map(PileId)
+    }
+    Some(match name {
+        "get" => (NameKind::GameVar, |g, i| Some(natives::game_var(g, i))),
+        "house" => (NameKind::HouseRule, |g, i| Some(api::house_value(g, i))),
+        "pile_size" => (NameKind::Pile, |g, i| {
+            pile(i).map(|p| Dynamic::from_int(natives::pile_size(g, p)))
+        }),
+        "top" => (NameKind::Pile, |g, i| {
+            pile(i).map(|p| natives::pile_top(g, p))
+        }),
+        _ => return None,
+    })
+}
+
 impl Var {
-    /// The variable entry `literal`'s call site is, with `arity` arguments.
+    /// The entry `literal`'s call site is, with `arity` arguments, when it is one of these.
     fn of(literal: &Literal, arity: usize) -> Option<Var> {
         if literal.native.params.first() != Some(&Ty::Game) {
             return None;
         }
-        let var = match (literal.native.name, arity) {
-            ("get", 1) => Var::Get,
-            ("set", 2) => Var::Set,
-            ("pget", 2) => Var::PlayerGet,
-            ("pset", 3) => Var::PlayerSet,
+        let (var, kind) = match (literal.native.name, arity) {
+            ("set", 2) => (Var::Set, NameKind::GameVar),
+            ("pget", 2) => (Var::PlayerGet, NameKind::PlayerVar),
+            ("pset", 3) => (Var::PlayerSet, NameKind::PlayerVar),
+            (name, 1) => {
+                let (kind, read) = read_entry(name)?;
+                (Var::Read(read), kind)
+            }
             _ => return None,
         };
-        let kind = match var {
-            Var::Get | Var::Set => NameKind::GameVar,
-            Var::PlayerGet | Var::PlayerSet => NameKind::PlayerVar,
-        };
-        // The name's place: first for a game variable, after the player for a player's.
+        // The name's place: first, or after the player for a player's variable.
         let name_at = usize::from(kind == NameKind::PlayerVar);
         (literal.named.kind == kind && literal.index() == name_at).then_some(var)
     }
@@ -255,12 +279,17 @@ impl Direct {
         self.plan.sources[i] == Source::Lent(self.one.slot)
     }
 
-    /// `game.get("name")`.
-    pub(super) fn get_var(&self, f: &mut Frame<'_>) -> R<Dynamic> {
+    /// `game.get("name")` and the other reads (`Var::Read`).
+    pub(super) fn read(&self, f: &mut Frame<'_>, read: ReadFn) -> R<Dynamic> {
         if let Some(handle) = f.slot_ref(self.one.slot).read_lock::<GameHandle>() {
             let game = handle.lock();
-            if let Some(i) = self.literal().name().id(&game.table) {
-                return Ok(natives::game_var(&game, i));
+            if let Some(value) = self
+                .literal()
+                .name()
+                .id(&game.table)
+                .and_then(|i| read(&game, i))
+            {
+                return Ok(value);
             }
         }
         self.call1(f)
