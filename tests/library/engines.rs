@@ -170,55 +170,66 @@ fn agreed_outcomes(fixture: &str) -> Vec<(String, String, String)> {
     compiled
 }
 
-#[test]
-fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() {
-    let compiled = agreed_outcomes("names");
-    let result = |name: &str| {
-        let (_, result, saved) = compiled.iter().find(|o| o.0 == name).expect("the action");
-        (result.as_str(), saved.as_str())
-    };
-    // The failures name what is wrong, as the general path does.
-    for (name, says) in [
-        ("get_unknown", "`nope` is not a game variable"),
-        ("set_unknown", "`nope` is not a game variable"),
-        ("pget_unknown", "`nope` is not a player variable"),
-        ("pset_unknown", "`nope` is not a player variable"),
-        ("pget_not_a_player", "not with (Game, i64,"),
-        ("chain_unknown", "`nope` is not a player variable"),
-        ("chain_not_a_player", "not with (Game, i64,"),
-        ("pile_unknown", "`nowhere` is not a pile"),
-        ("phase_unknown", "`nowhere` is not a phase"),
-        ("phase_of_a_number", "Unknown property 'phase'"),
-        ("house_unknown", "`nope` is not a house rule"),
-        ("native_wrong_type", "not with (Game, i64)"),
-        ("native_wrong_receiver", "not with (i64, Player)"),
-        (
-            "native_called_as_a_function_wrongly",
-            "`hand_count` is called as game.hand_count(player), not with (Game, &str",
-        ),
-        ("event_unknown", "`nope` is not an event"),
-        ("tell_not_a_player", "not with (Game, i64,"),
-        (
-            "event_not_on_a_game",
-            "`broadcast` is called as game.broadcast",
-        ),
-        ("event_strings_too_long", "past the size limits"),
-        ("event_local_strings_too_long", "past the size limits"),
-        ("event_lists_too_long", "past the size limits"),
-        ("event_nested_maps_too_large", "past the size limits"),
-        ("event_nested_strings_too_long", "past the size limits"),
-        ("event_with_a_function", "a Fn cannot go in an event"),
-        (
-            "event_unknown_card_face",
-            "`rank` (`7`) was read from the face of a card",
-        ),
-    ] {
-        let (text, _) = result(name);
+/// The action `name`'s outcome among `outcomes`: its result's text and the saved game.
+fn outcome<'a>(outcomes: &'a [(String, String, String)], name: &str) -> (&'a str, &'a str) {
+    let (_, result, saved) = outcomes.iter().find(|o| o.0 == name).expect("the action");
+    (result.as_str(), saved.as_str())
+}
+
+/// Each named action of `outcomes` failed, its error saying what is paired with it.
+fn assert_fail(outcomes: &[(String, String, String)], failures: &[(&str, &str)]) {
+    for (name, says) in failures {
+        let (text, _) = outcome(outcomes, name);
         assert!(
             text.starts_with("Err(") && text.contains(says),
             "{name}: {text}"
         );
     }
+}
+
+#[test]
+fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() {
+    let compiled = agreed_outcomes("names");
+    let result = |name: &str| outcome(&compiled, name);
+    // The failures name what is wrong, as the general path does.
+    assert_fail(
+        &compiled,
+        &[
+            ("get_unknown", "`nope` is not a game variable"),
+            ("set_unknown", "`nope` is not a game variable"),
+            ("pget_unknown", "`nope` is not a player variable"),
+            ("pset_unknown", "`nope` is not a player variable"),
+            ("pget_not_a_player", "not with (Game, i64,"),
+            ("chain_unknown", "`nope` is not a player variable"),
+            ("chain_not_a_player", "not with (Game, i64,"),
+            ("pile_unknown", "`nowhere` is not a pile"),
+            ("phase_unknown", "`nowhere` is not a phase"),
+            ("phase_of_a_number", "Unknown property 'phase'"),
+            ("house_unknown", "`nope` is not a house rule"),
+            ("native_wrong_type", "not with (Game, i64)"),
+            ("native_wrong_receiver", "not with (i64, Player)"),
+            (
+                "native_called_as_a_function_wrongly",
+                "`hand_count` is called as game.hand_count(player), not with (Game, &str",
+            ),
+            ("event_unknown", "`nope` is not an event"),
+            ("tell_not_a_player", "not with (Game, i64,"),
+            (
+                "event_not_on_a_game",
+                "`broadcast` is called as game.broadcast",
+            ),
+            ("event_strings_too_long", "past the size limits"),
+            ("event_local_strings_too_long", "past the size limits"),
+            ("event_lists_too_long", "past the size limits"),
+            ("event_nested_maps_too_large", "past the size limits"),
+            ("event_nested_strings_too_long", "past the size limits"),
+            ("event_with_a_function", "a Fn cannot go in an event"),
+            (
+                "event_unknown_card_face",
+                "`rank` (`7`) was read from the face of a card",
+            ),
+        ],
+    );
     // The rest succeed, with their events' fields in key order.
     for name in [
         "names_known",
@@ -311,10 +322,7 @@ fn literal_names_and_event_map_literals_give_the_same_results_on_both_engines() 
 #[test]
 fn variable_calls_give_the_same_results_on_both_engines() {
     let compiled = agreed_outcomes("names");
-    let result = |name: &str| {
-        let (_, result, saved) = compiled.iter().find(|o| o.0 == name).expect("the action");
-        (result.clone(), saved.clone())
-    };
+    let result = |name: &str| outcome(&compiled, name);
     // Values lent from local variables and values evaluated are stored and read back as written.
     let (text, saved) = result("variables_lent_and_evaluated");
     assert_eq!(text, "Ok(())");
@@ -339,24 +347,21 @@ fn variable_calls_give_the_same_results_on_both_engines() {
         saved.contains(r#""game_vars":[{"Str":"note!"}]"#),
         "{saved}"
     );
-    for (name, says) in [
-        ("variable_given_the_game", "a Game cannot be stored"),
-        ("player_variable_given_the_game", "a Game cannot be stored"),
-        ("player_variable_of_the_game", "not with (Game, Game,"),
-        ("variable_on_a_number", "not with (i64, &str"),
-        ("pile_read_on_a_number", "not with (i64, &str"),
-        ("variable_given_a_face", "was read from the face of a card"),
-        (
-            "variable_given_a_face_for_everyone",
-            "was read from the face of a card",
-        ),
-    ] {
-        let (text, _) = result(name);
-        assert!(
-            text.starts_with("Err(") && text.contains(says),
-            "{name}: {text}"
-        );
-    }
+    assert_fail(
+        &compiled,
+        &[
+            ("variable_given_the_game", "a Game cannot be stored"),
+            ("player_variable_given_the_game", "a Game cannot be stored"),
+            ("player_variable_of_the_game", "not with (Game, Game,"),
+            ("variable_on_a_number", "not with (i64, &str"),
+            ("pile_read_on_a_number", "not with (i64, &str"),
+            ("variable_given_a_face", "was read from the face of a card"),
+            (
+                "variable_given_a_face_for_everyone",
+                "was read from the face of a card",
+            ),
+        ],
+    );
 }
 
 #[test]

@@ -306,17 +306,12 @@ impl Direct {
             let handle = f.slot_ref(self.one.slot).read_lock::<GameHandle>()?;
             let mut game = handle.lock();
             let i = self.literal().name().id(&game.table)?;
-            Some(natives::set_game_var(&mut game, i, value))
+            Some(natives::set_game_var(&mut game, i, value).map(|()| Dynamic::UNIT))
         })();
         if let Some(value) = evaluated {
             discard(value);
         }
-        match done {
-            Some(result) => result
-                .map(|()| Dynamic::UNIT)
-                .map_err(|e| fill_position(e, self.plan.pos)),
-            None => self.call2(f),
-        }
+        self.settled(f, done, Direct::call2)
     }
 
     /// `game.pget(player, "name")`.
@@ -339,10 +334,7 @@ impl Direct {
         if let Some(value) = evaluated {
             discard(value);
         }
-        match done {
-            Some(result) => result.map_err(|e| fill_position(e, self.plan.pos)),
-            None => self.call2(f),
-        }
+        self.settled(f, done, Direct::call2)
     }
 
     /// `game.pset(player, "name", value)`.
@@ -371,16 +363,25 @@ impl Direct {
                 Err(e) => return Some(Err(e)),
             };
             let i = self.literal().name().id(&game.table)?;
-            Some(natives::set_player_var(&mut game, s, i, v))
+            Some(natives::set_player_var(&mut game, s, i, v).map(|()| Dynamic::UNIT))
         })();
         for v in [player_value, value].into_iter().flatten() {
             discard(v);
         }
+        self.settled(f, done, Direct::call3)
+    }
+
+    /// A variable call's value: its entry's, an error given the call's position, or, when the
+    /// entry did not run (`None`), the `Direct` way's.
+    fn settled(
+        &self,
+        f: &mut Frame<'_>,
+        done: Option<R<Dynamic>>,
+        general: fn(&Direct, &mut Frame<'_>) -> R<Dynamic>,
+    ) -> R<Dynamic> {
         match done {
-            Some(result) => result
-                .map(|()| Dynamic::UNIT)
-                .map_err(|e| fill_position(e, self.plan.pos)),
-            None => self.call3(f),
+            Some(result) => result.map_err(|e| fill_position(e, self.plan.pos)),
+            None => general(self, f),
         }
     }
 }
