@@ -340,6 +340,15 @@ fn variable_calls_give_the_same_results_on_both_engines() {
         saved.contains(r#""game_vars":[{"List":[{"Int":48},{"Int":2},"Unit",{"Int":0},{"Bool":true},{"Int":1}]}]"#),
         "{saved}"
     );
+    // A card's entries read in place, as written.
+    let (text, saved) = result("card_reads_known");
+    assert_eq!(text, "Ok(())");
+    let read = r#"{"Str":"6"},{"Int":6},{"Str":"D"},{"Str":"6D"},{"Bool":true},{"Int":6}"#;
+    let placed = r#"{"Player":0},{"Int":0},{"Bool":false},"Unit",{"Int":-1}"#;
+    assert!(
+        saved.contains(&format!(r#""game_vars":[{{"List":[{read},{placed}]}}]"#)),
+        "{saved}"
+    );
     // A map's own `get` is called as the map's; the rest fail as the general path fails.
     let (text, saved) = result("variable_on_a_map");
     assert_eq!(text, "Ok(())");
@@ -355,6 +364,12 @@ fn variable_calls_give_the_same_results_on_both_engines() {
             ("player_variable_of_the_game", "not with (Game, Game,"),
             ("variable_on_a_number", "not with (i64, &str"),
             ("pile_read_on_a_number", "not with (i64, &str"),
+            ("card_read_of_a_number", "not with (Game, i64)"),
+            ("card_read_on_a_number", "not with (i64, Card)"),
+            (
+                "card_read_of_an_unknown_card",
+                "was read from the face of a card",
+            ),
             ("variable_given_a_face", "was read from the face of a card"),
             (
                 "variable_given_a_face_for_everyone",

@@ -371,10 +371,100 @@ macro_rules! native {
 pub(crate) use {borrow, entry_args, entry_body, native, take, view};
 
 /// A card's face value, carrying its card (see `face_value`).
-fn face(g: &GameHandle, c: Card, read: fn(&Game, CardIdx) -> Dynamic) -> R<Dynamic> {
-    let game = g.lock();
-    let idx = card(&game, c)?;
-    Ok(face_value(idx, read(&game, idx)))
+fn face(game: &Game, c: Card, read: fn(&Game, CardIdx) -> Dynamic) -> R<Dynamic> {
+    let idx = card(game, c)?;
+    Ok(face_value(idx, read(game, idx)))
+}
+
+/// An entry on the game and one card (`game.rank(card)`, `game.reveal_all(card)`), on the game
+/// locked: the body the table's entry runs, and the compiled engine's direct calls.
+pub(crate) type CardFn = fn(&mut Game, Card) -> R<Dynamic>;
+
+/// `game.rank(card)`.
+fn card_rank(g: &mut Game, c: Card) -> R<Dynamic> {
+    face(g, c, |g, c| g.state.face(c).rank.short().into())
+}
+
+/// `game.rank_number(card)`.
+fn card_rank_number(g: &mut Game, c: Card) -> R<Dynamic> {
+    face(g, c, |g, c| INT::from(g.state.face(c).rank.0).into())
+}
+
+/// `game.suit(card)`.
+fn card_suit(g: &mut Game, c: Card) -> R<Dynamic> {
+    face(g, c, |g, c| {
+        let suit = g.state.face(c).suit;
+        suit.map_or(String::new(), |s| s.letter().to_string())
+            .into()
+    })
+}
+
+/// `game.face(card)`.
+fn card_face(g: &mut Game, c: Card) -> R<Dynamic> {
+    face(g, c, |g, c| g.state.face(c).to_string().into())
+}
+
+/// `game.is_red(card)`.
+fn card_is_red(g: &mut Game, c: Card) -> R<Dynamic> {
+    face(g, c, |g, c| g.state.face(c).is_red().into())
+}
+
+/// `game.points(card)`.
+fn card_points(g: &mut Game, c: Card) -> R<Dynamic> {
+    face(g, c, |g, c| g.table.points_of(g.state.face(c)).into())
+}
+
+/// `game.owner(card)`.
+fn card_owner(g: &mut Game, c: Card) -> R<Dynamic> {
+    Ok(match loc(g, c)? {
+        Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
+        Loc::Pile(_) => Dynamic::UNIT,
+    })
+}
+
+/// `game.slot_of(card)`.
+fn card_slot_of(g: &mut Game, c: Card) -> R<Dynamic> {
+    Ok(Dynamic::from_int(match loc(g, c)? {
+        Loc::Hand { slot, .. } => INT::from(slot),
+        Loc::Pile(_) => -1,
+    }))
+}
+
+/// `game.located(card)`.
+fn card_located(g: &mut Game, c: Card) -> R<Dynamic> {
+    Ok(Dynamic::from(match loc(g, c)? {
+        Loc::Hand { seat, slot } => Located(c.0, Some((seat, slot))),
+        Loc::Pile(_) => Located(c.0, None),
+    }))
+}
+
+/// `game.reveal_all(card)`.
+fn card_reveal_all(g: &mut Game, c: Card) -> R<Dynamic> {
+    let c = card(g, c)?;
+    g.state.reveal_to_all(c);
+    Ok(Dynamic::UNIT)
+}
+
+/// The entries of `NATIVES` taking the game and one card, by name, with their bodies.
+pub(crate) static CARD_ENTRIES: &[(&str, CardFn)] = &[
+    ("rank", card_rank),
+    ("rank_number", card_rank_number),
+    ("suit", card_suit),
+    ("face", card_face),
+    ("is_red", card_is_red),
+    ("points", card_points),
+    ("owner", card_owner),
+    ("slot_of", card_slot_of),
+    ("located", card_located),
+    ("reveal_all", card_reveal_all),
+];
+
+/// The body of the card entry `name` (see `CARD_ENTRIES`).
+pub(crate) fn card_entry(name: &str) -> Option<CardFn> {
+    CARD_ENTRIES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, call)| call)
 }
 
 /// `game.pile_size(name)`, the pile found.
@@ -502,28 +592,15 @@ pub(crate) static NATIVES: &[Native] = &[
         Ok(game.state.players[s.index()].clone())
     }),
     // Faces: each value carries its card (see `face_value`).
-    native!("rank", |g: Game, c: Card| {
-        face(g, c, |g, c| g.state.face(c).rank.short().into())
-    }),
-    native!("rank_number", |g: Game, c: Card| {
-        face(g, c, |g, c| INT::from(g.state.face(c).rank.0).into())
-    }),
-    native!("suit", |g: Game, c: Card| {
-        face(g, c, |g, c| {
-            let suit = g.state.face(c).suit;
-            suit.map_or(String::new(), |s| s.letter().to_string())
-                .into()
-        })
-    }),
-    native!("face", |g: Game, c: Card| {
-        face(g, c, |g, c| g.state.face(c).to_string().into())
-    }),
-    native!("is_red", |g: Game, c: Card| {
-        face(g, c, |g, c| g.state.face(c).is_red().into())
-    }),
-    native!("points", |g: Game, c: Card| {
-        face(g, c, |g, c| g.table.points_of(g.state.face(c)).into())
-    }),
+    native!("rank", |g: Game, c: Card| card_rank(&mut g.lock(), c)),
+    native!("rank_number", |g: Game, c: Card| card_rank_number(
+        &mut g.lock(),
+        c
+    )),
+    native!("suit", |g: Game, c: Card| card_suit(&mut g.lock(), c)),
+    native!("face", |g: Game, c: Card| card_face(&mut g.lock(), c)),
+    native!("is_red", |g: Game, c: Card| card_is_red(&mut g.lock(), c)),
+    native!("points", |g: Game, c: Card| card_points(&mut g.lock(), c)),
     // Hands.
     native!("hand", |g: Game, p: Player| {
         let game = g.lock();
@@ -566,18 +643,8 @@ pub(crate) static NATIVES: &[Native] = &[
         let slot = slot_index(slot)?;
         Ok(opt_card(game.state.hand(s).get(slot).copied().flatten()))
     }),
-    native!("owner", |g: Game, c: Card| {
-        Ok(match loc(&g.lock(), c)? {
-            Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
-            Loc::Pile(_) => Dynamic::UNIT,
-        })
-    }),
-    native!("slot_of", |g: Game, c: Card| {
-        Ok(match loc(&g.lock(), c)? {
-            Loc::Hand { slot, .. } => INT::from(slot),
-            Loc::Pile(_) => -1,
-        })
-    }),
+    native!("owner", |g: Game, c: Card| card_owner(&mut g.lock(), c)),
+    native!("slot_of", |g: Game, c: Card| card_slot_of(&mut g.lock(), c)),
     native!("pile_of", |g: Game, c: Card| {
         let game = g.lock();
         Ok(match loc(&game, c)? {
@@ -588,12 +655,7 @@ pub(crate) static NATIVES: &[Native] = &[
     native!("card_arg", |g: Game, p: Player, arg: Any| {
         card_arg(&g.lock(), p, arg)
     }),
-    native!("located", |g: Game, c: Card| {
-        Ok(match loc(&g.lock(), c)? {
-            Loc::Hand { seat, slot } => Located(c.0, Some((seat, slot))),
-            Loc::Pile(_) => Located(c.0, None),
-        })
-    }),
+    native!("located", |g: Game, c: Card| card_located(&mut g.lock(), c)),
     // Piles.
     named!("pile_size", |g: Game, name: Name(Pile)| {
         let game = g.lock();
@@ -705,12 +767,10 @@ pub(crate) static NATIVES: &[Native] = &[
         game.state.reveal_to(c, s);
         Ok(())
     }),
-    native!("reveal_all", |g: Game, c: Card| {
-        let mut game = g.lock();
-        let c = card(&game, c)?;
-        game.state.reveal_to_all(c);
-        Ok(())
-    }),
+    native!("reveal_all", |g: Game, c: Card| card_reveal_all(
+        &mut g.lock(),
+        c
+    )),
     native!("set_face_up", |g: Game, c: Card, up: Bool| {
         let mut game = g.lock();
         let c = card(&game, c)?;

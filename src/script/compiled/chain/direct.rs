@@ -2,9 +2,9 @@
 //! on a local variable with local variables and constants (`game.pget(p, "locked")`,
 //! `game.rank(card)`): what `One::method<N>` decides at every call, decided once at load.
 
-use super::super::super::host::api::{self, GameHandle, Player, seat};
+use super::super::super::host::api::{self, Card, GameHandle, Player, seat};
 use super::super::super::host::names::NameKind;
-use super::super::super::host::natives::{self, CheckedCall, Ty};
+use super::super::super::host::natives::{self, CardFn, CheckedCall, Native, Ty};
 use super::super::{Frame, R, discard, fill_position, put_back};
 use super::{Link, Literal, One};
 use crate::kernel::{Game, PileId};
@@ -59,6 +59,9 @@ pub(super) enum Var {
     Set,
     PlayerGet,
     PlayerSet,
+    /// `game.rank(card)` and the other entries on the game and one card
+    /// (`natives::CARD_ENTRIES`).
+    Card(CardFn),
 }
 
 /// A read at a name's index in the table (`Var::Read`).
@@ -83,6 +86,14 @@ fn read_entry(name: &str) -> Option<(NameKind, ReadFn)> {
 }
 
 impl Var {
+    /// The entry `native` with `arity` arguments, when it takes the game and one card.
+    fn of_card(native: &Native, arity: usize) -> Option<Var> {
+        if arity != 1 || native.params != [Ty::Game, Ty::Card] {
+            return None;
+        }
+        natives::card_entry(native.name).map(Var::Card)
+    }
+
     /// The entry `literal`'s call site is, with `arity` arguments, when it is one of these.
     fn of(literal: &Literal, arity: usize) -> Option<Var> {
         if literal.native.params.first() != Some(&Ty::Game) {
@@ -127,9 +138,10 @@ impl Plan {
             (None, Some(native)) => Entry::Checked(native.checked),
             _ => return None,
         };
-        let var = match &entry {
-            Entry::Named(l) => Var::of(l, args.len()),
-            Entry::Checked(_) => None,
+        let var = match (&entry, site.in_place_only()) {
+            (Entry::Named(l), _) => Var::of(l, args.len()),
+            (Entry::Checked(_), Some(native)) => Var::of_card(native, args.len()),
+            (Entry::Checked(_), None) => None,
         };
         let name_at = literal.as_ref().map(Literal::index);
         let mut sources = [Source::Evaluated; 3];
@@ -369,6 +381,24 @@ impl Direct {
             discard(v);
         }
         self.settled(f, done, Direct::call3)
+    }
+
+    /// `game.rank(card)` and the other card entries (`Var::Card`).
+    pub(super) fn card(&self, f: &mut Frame<'_>, call: CardFn) -> R<Dynamic> {
+        if self.lends_receiver(0) {
+            return self.call1(f);
+        }
+        let evaluated = self.evaluated(f, 0)?;
+        let done = (|| {
+            let card = *argument(f, self.plan.sources[0], &evaluated)?.read_lock::<Card>()?;
+            let handle = f.slot_ref(self.one.slot).read_lock::<GameHandle>()?;
+            let mut game = handle.lock();
+            Some(call(&mut game, card))
+        })();
+        if let Some(value) = evaluated {
+            discard(value);
+        }
+        self.settled(f, done, Direct::call1)
     }
 
     /// A variable call's value: its entry's, an error given the call's position, or, when the
