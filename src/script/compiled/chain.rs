@@ -560,6 +560,9 @@ impl Chain {
                 (Some(direct::Var::PlayerGet), _) => Box::new(move |f| direct.player_get_var(f)),
                 (Some(direct::Var::PlayerSet), _) => Box::new(move |f| direct.player_set_var(f)),
                 (Some(direct::Var::Card(call)), _) => Box::new(move |f| direct.card(f, call)),
+                (Some(direct::Var::ViewCard(call)), _) => {
+                    Box::new(move |f| direct.view_card(f, call))
+                }
                 (None, arity) => match arity {
                     1 => Box::new(move |f| direct.call1(f)),
                     2 => Box::new(move |f| direct.call2(f)),

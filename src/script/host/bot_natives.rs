@@ -4,7 +4,7 @@
 //! A bot sees its own view only: faces of the cards it remembers, public variables, its own
 //! private ones, and the actions it may try.
 
-use super::api::{self, Card, Player, Slot, arg_value, from_value};
+use super::api::{self, Card, Player, R, Slot, arg_value, from_value};
 use super::items;
 use super::names::{
     consumes_besides_name, is_name, name_view, named, named_arg, named_kind, param_ty,
@@ -17,6 +17,75 @@ use rhai::{Array, Dynamic, INT, ImmutableString, Map};
 
 fn view_card(c: Option<CardIdx>) -> Dynamic {
     c.map_or(Dynamic::UNIT, |c| Dynamic::from(Card(c)))
+}
+
+/// `view.known(card)`.
+fn view_known(v: &BotView, c: Card) -> R<Dynamic> {
+    Ok(Dynamic::from_bool(v.0.remembers(c.0)))
+}
+
+/// `view.is_face_up(card)`.
+fn view_is_face_up(v: &BotView, c: Card) -> R<Dynamic> {
+    let state = &v.0.game.state;
+    Ok(Dynamic::from_bool(
+        (c.0.0 as usize) < state.cards.len() && state.is_face_up(c.0),
+    ))
+}
+
+/// `view.rank(card)`.
+fn view_rank(v: &BotView, c: Card) -> R<Dynamic> {
+    Ok(remembered(v, c, |v| {
+        v.0.game.state.face(c.0).rank.short().to_string()
+    }))
+}
+
+/// `view.points(card)`.
+fn view_points(v: &BotView, c: Card) -> R<Dynamic> {
+    Ok(remembered(v, c, |v| {
+        let g = &v.0.game;
+        g.table.points_of(g.state.face(c.0)) as INT
+    }))
+}
+
+/// `view.owner(card)`.
+fn view_owner(v: &BotView, c: Card) -> R<Dynamic> {
+    Ok(match v.0.game.state.cards[c.0.0 as usize].loc {
+        Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
+        Loc::Pile(_) => Dynamic::UNIT,
+    })
+}
+
+/// `view.slot(card)`.
+fn view_slot(v: &BotView, c: Card) -> R<Dynamic> {
+    Ok(match v.0.game.state.cards[c.0.0 as usize].loc {
+        Loc::Hand { seat, slot } => Dynamic::from(Slot {
+            seat,
+            slot: slot as u32,
+        }),
+        Loc::Pile(_) => Dynamic::UNIT,
+    })
+}
+
+/// An entry on a bot's view and one card (`view.rank(card)`): the body the table's entry runs,
+/// and the compiled engine's direct calls.
+pub(crate) type ViewCardFn = fn(&BotView, Card) -> R<Dynamic>;
+
+/// The entries of `BOT_NATIVES` taking the view and one card, by name, with their bodies.
+static VIEW_CARD_ENTRIES: &[(&str, ViewCardFn)] = &[
+    ("known", view_known),
+    ("is_face_up", view_is_face_up),
+    ("rank", view_rank),
+    ("points", view_points),
+    ("owner", view_owner),
+    ("slot", view_slot),
+];
+
+/// The body of the view's card entry `name` (see `VIEW_CARD_ENTRIES`).
+pub(crate) fn view_card_entry(name: &str) -> Option<ViewCardFn> {
+    VIEW_CARD_ENTRIES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, call)| call)
 }
 
 /// The face of a card the bot remembers, read by `read`; `()` for one it does not.
@@ -78,37 +147,12 @@ pub(crate) static BOT_NATIVES: &[Native] = &[
             .map_or_else(Array::new, |h| h.iter().map(|&c| view_card(c)).collect()))
     })
     .with_items(items::view_hand),
-    native!("known", |v: View, c: Card| Ok(v.0.remembers(c.0))),
-    native!("is_face_up", |v: View, c: Card| {
-        let state = &v.0.game.state;
-        Ok((c.0.0 as usize) < state.cards.len() && state.is_face_up(c.0))
-    }),
-    native!("rank", |v: View, c: Card| {
-        Ok(remembered(v, c, |v| {
-            v.0.game.state.face(c.0).rank.short().to_string()
-        }))
-    }),
-    native!("points", |v: View, c: Card| {
-        Ok(remembered(v, c, |v| {
-            let g = &v.0.game;
-            g.table.points_of(g.state.face(c.0)) as INT
-        }))
-    }),
-    native!("owner", |v: View, c: Card| {
-        Ok(match v.0.game.state.cards[c.0.0 as usize].loc {
-            Loc::Hand { seat, .. } => Dynamic::from(Player(seat)),
-            Loc::Pile(_) => Dynamic::UNIT,
-        })
-    }),
-    native!("slot", |v: View, c: Card| {
-        Ok(match v.0.game.state.cards[c.0.0 as usize].loc {
-            Loc::Hand { seat, slot } => Dynamic::from(Slot {
-                seat,
-                slot: slot as u32,
-            }),
-            Loc::Pile(_) => Dynamic::UNIT,
-        })
-    }),
+    native!("known", |v: View, c: Card| view_known(v, c)),
+    native!("is_face_up", |v: View, c: Card| view_is_face_up(v, c)),
+    native!("rank", |v: View, c: Card| view_rank(v, c)),
+    native!("points", |v: View, c: Card| view_points(v, c)),
+    native!("owner", |v: View, c: Card| view_owner(v, c)),
+    native!("slot", |v: View, c: Card| view_slot(v, c)),
     named!("top", |v: View, pile: Name(Pile)| {
         let g = &v.0.game;
         let id = api::pile_named(g, pile)?;

@@ -173,3 +173,47 @@ fn a_view_remembers_what_its_bot_remembers() {
     }
     assert!(remembered > 0 && forgotten > 0, "{remembered} {forgotten}");
 }
+
+/// The view's entries on one card, which compiled code calls in place (`chain/direct.rs`), give
+/// what the interpreter gives: on a card, and, the general way, on anything else.
+#[test]
+fn a_view_card_entry_gives_the_same_on_both_engines() {
+    use crate::script::host::EngineKind;
+    use crate::script::variant::Variant;
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    let dir = rules.join("check");
+    let yaml = "script: bots.rhai\nlevels:\n".to_string()
+        + ["easy", "medium", "hard", "expert"]
+            .map(|l| format!("  {l}: {{ forget_chance: 0.0 }}\n"))
+            .concat()
+            .as_str();
+    let bodies = [
+        r#"let c = view.hand(view.me)[2]; let d = view.hand(view.players[1])[1];
+           throw `${[view.known(c), view.rank(c), view.points(c), view.owner(c), view.is_face_up(c),
+                     view.owner(d), view.slot(d), view.phase == "awaiting_draw",
+                     switch view.phase { "awaiting_draw" => 1, _ => 2 }]}`;"#,
+        "let n = 5; view.rank(n)",
+        "let v = 5; let c = view.hand(view.me)[0]; v.known(c)",
+        "let c = view.hand(view.me)[0]; view.known(c, 1)",
+    ];
+    for body in bodies {
+        let outcomes = [EngineKind::Compiled, EngineKind::Interpreted].map(|engine| {
+            let script = format!("fn decide(view, params) {{ {body} }}");
+            let texts = [
+                (dir.join("bots.yaml"), yaml.clone()),
+                (dir.join("bots.rhai"), script),
+            ];
+            let mut variant =
+                Variant::load_named_with(&rules, "check", &texts).expect("the variant loads");
+            variant.set_engine(engine);
+            let names = vec!["ann".to_string(), "bob".to_string()];
+            let mut game = Game::new(variant.table().clone(), names, 5, &[]).expect("a game");
+            game.start(&variant).expect("the game starts");
+            let book = variant.bots.as_ref().expect("bots");
+            let mut bot = book.bot(Seat(0), "hard", &game, 5).expect("a level");
+            format!("{:?}", book.decide(&mut bot, &game))
+        });
+        assert_eq!(outcomes[0], outcomes[1], "{body}");
+        assert!(outcomes[0].starts_with("Err("), "{body}: {}", outcomes[0]);
+    }
+}

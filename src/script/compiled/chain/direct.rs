@@ -3,8 +3,10 @@
 //! `game.rank(card)`): what `One::method<N>` decides at every call, decided once at load.
 
 use super::super::super::host::api::{self, Card, GameHandle, Player, seat};
+use super::super::super::host::bot_natives::{self, ViewCardFn};
 use super::super::super::host::names::NameKind;
 use super::super::super::host::natives::{self, CardFn, CheckedCall, Native, Ty};
+use super::super::super::host::view::BotView;
 use super::super::{Frame, R, discard, fill_position, put_back};
 use super::{Link, Literal, One};
 use crate::kernel::{Game, PileId};
@@ -62,6 +64,9 @@ pub(super) enum Var {
     /// `game.rank(card)` and the other entries on the game and one card
     /// (`natives::CARD_ENTRIES`).
     Card(CardFn),
+    /// `view.rank(card)` and the other entries on a bot's view and one card
+    /// (`bot_natives::VIEW_CARD_ENTRIES`).
+    ViewCard(ViewCardFn),
 }
 
 /// A read at a name's index in the table (`Var::Read`).
@@ -86,12 +91,15 @@ fn read_entry(name: &str) -> Option<(NameKind, ReadFn)> {
 }
 
 impl Var {
-    /// The entry `native` with `arity` arguments, when it takes the game and one card.
+    /// The entry `native` with `arity` arguments, when it takes the game or a view and one card.
     fn of_card(native: &Native, arity: usize) -> Option<Var> {
-        if arity != 1 || native.params != [Ty::Game, Ty::Card] {
-            return None;
+        match (arity, native.params) {
+            (1, [Ty::Game, Ty::Card]) => natives::card_entry(native.name).map(Var::Card),
+            (1, [Ty::View, Ty::Card]) => {
+                bot_natives::view_card_entry(native.name).map(Var::ViewCard)
+            }
+            _ => None,
         }
-        natives::card_entry(native.name).map(Var::Card)
     }
 
     /// The entry `literal`'s call site is, with `arity` arguments, when it is one of these.
@@ -394,6 +402,23 @@ impl Direct {
             let handle = f.slot_ref(self.one.slot).read_lock::<GameHandle>()?;
             let mut game = handle.lock();
             Some(call(&mut game, card))
+        })();
+        if let Some(value) = evaluated {
+            discard(value);
+        }
+        self.settled(f, done, Direct::call1)
+    }
+
+    /// `view.rank(card)` and the other view card entries (`Var::ViewCard`).
+    pub(super) fn view_card(&self, f: &mut Frame<'_>, call: ViewCardFn) -> R<Dynamic> {
+        if self.lends_receiver(0) {
+            return self.call1(f);
+        }
+        let evaluated = self.evaluated(f, 0)?;
+        let done = (|| {
+            let card = *argument(f, self.plan.sources[0], &evaluated)?.read_lock::<Card>()?;
+            let view = f.slot_ref(self.one.slot).read_lock::<BotView>()?;
+            Some(call(&view, card))
         })();
         if let Some(value) = evaluated {
             discard(value);
