@@ -82,10 +82,7 @@ static VIEW_CARD_ENTRIES: &[(&str, ViewCardFn)] = &[
 
 /// The body of the view's card entry `name` (see `VIEW_CARD_ENTRIES`).
 pub(crate) fn view_card_entry(name: &str) -> Option<ViewCardFn> {
-    VIEW_CARD_ENTRIES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|&(_, call)| call)
+    super::natives::body_named(VIEW_CARD_ENTRIES, name)
 }
 
 /// The face of a card the bot remembers, read by `read`; `()` for one it does not.

@@ -461,10 +461,15 @@ pub(crate) static CARD_ENTRIES: &[(&str, CardFn)] = &[
 
 /// The body of the card entry `name` (see `CARD_ENTRIES`).
 pub(crate) fn card_entry(name: &str) -> Option<CardFn> {
-    CARD_ENTRIES
+    body_named(CARD_ENTRIES, name)
+}
+
+/// The body filed under `name` in a table of entries' bodies.
+pub(crate) fn body_named<F: Copy>(bodies: &[(&str, F)], name: &str) -> Option<F> {
+    bodies
         .iter()
         .find(|(n, _)| *n == name)
-        .map(|&(_, call)| call)
+        .map(|&(_, body)| body)
 }
 
 /// `game.pile_size(name)`, the pile found.

@@ -10,20 +10,44 @@ use rand_chacha::ChaCha8Rng;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
+/// A bots.yaml for Check's bots whose every level has `params` (`forget_chance` 0 besides).
+fn levels_with(params: &str) -> String {
+    "script: bots.rhai\nlevels:\n".to_string()
+        + ["easy", "medium", "hard", "expert"]
+            .map(|l| format!("  {l}: {{ {params}forget_chance: 0.0 }}\n"))
+            .concat()
+            .as_str()
+}
+
+/// Check with these bots.yaml and bots.rhai texts on `engine`, and a two-player game of it,
+/// started.
+fn check_with_bots(
+    yaml: &str,
+    script: &str,
+    engine: crate::script::host::EngineKind,
+) -> (crate::script::variant::Variant, Game) {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    let dir = rules.join("check");
+    let texts = [
+        (dir.join("bots.yaml"), yaml.to_string()),
+        (dir.join("bots.rhai"), script.to_string()),
+    ];
+    let mut variant = crate::script::variant::Variant::load_named_with(&rules, "check", &texts)
+        .expect("the variant loads");
+    variant.set_engine(engine);
+    let names = vec!["ann".to_string(), "bob".to_string()];
+    let mut game = Game::new(variant.table().clone(), names, 5, &[]).expect("a game");
+    game.start(&variant).expect("the game starts");
+    (variant, game)
+}
+
 /// Each decision gets the level's parameters as bots.yaml writes them: lent to a compiled
 /// `decide` that leaves them as given (and back for the next decision), copied for one that
 /// changes them or that runs on the interpreter.
 #[test]
 fn every_decision_gets_the_level_parameters_as_written() {
     use crate::script::host::EngineKind;
-    use crate::script::variant::Variant;
-    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
-    let dir = rules.join("check");
-    let yaml = "script: bots.rhai\nlevels:\n".to_string()
-        + ["easy", "medium", "hard", "expert"]
-            .map(|l| format!("  {l}: {{ marker: 1, forget_chance: 0.0 }}\n"))
-            .concat()
-            .as_str();
+    let yaml = levels_with("marker: 1, ");
     let check = r#"if params.marker != 1 { throw `decide got ${params}`; }"#;
     // The body of `decide`, and whether it leaves `params` as given.
     let bodies = [
@@ -37,16 +61,7 @@ fn every_decision_gets_the_level_parameters_as_written() {
         let script =
             format!("fn decide(view, params) {{ {body} }}\nfn change(p) {{ p.marker = 3; }}");
         for engine in [EngineKind::Compiled, EngineKind::Interpreted] {
-            let texts = [
-                (dir.join("bots.yaml"), yaml.clone()),
-                (dir.join("bots.rhai"), script.clone()),
-            ];
-            let mut variant =
-                Variant::load_named_with(&rules, "check", &texts).expect("the variant loads");
-            variant.set_engine(engine);
-            let names = vec!["ann".to_string(), "bob".to_string()];
-            let mut game = Game::new(variant.table().clone(), names, 5, &[]).expect("a game");
-            game.start(&variant).expect("the game starts");
+            let (variant, game) = check_with_bots(&yaml, &script, engine);
             let book = variant.bots.as_ref().expect("bots");
             let mut bot = book.bot(Seat(0), "hard", &game, 5).expect("a level");
             for _ in 0..3 {
@@ -179,14 +194,7 @@ fn a_view_remembers_what_its_bot_remembers() {
 #[test]
 fn a_view_card_entry_gives_the_same_on_both_engines() {
     use crate::script::host::EngineKind;
-    use crate::script::variant::Variant;
-    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
-    let dir = rules.join("check");
-    let yaml = "script: bots.rhai\nlevels:\n".to_string()
-        + ["easy", "medium", "hard", "expert"]
-            .map(|l| format!("  {l}: {{ forget_chance: 0.0 }}\n"))
-            .concat()
-            .as_str();
+    let yaml = levels_with("");
     let bodies = [
         r#"let c = view.hand(view.me)[2]; let d = view.hand(view.players[1])[1];
            throw `${[view.known(c), view.rank(c), view.points(c), view.owner(c), view.is_face_up(c),
@@ -199,16 +207,7 @@ fn a_view_card_entry_gives_the_same_on_both_engines() {
     for body in bodies {
         let outcomes = [EngineKind::Compiled, EngineKind::Interpreted].map(|engine| {
             let script = format!("fn decide(view, params) {{ {body} }}");
-            let texts = [
-                (dir.join("bots.yaml"), yaml.clone()),
-                (dir.join("bots.rhai"), script),
-            ];
-            let mut variant =
-                Variant::load_named_with(&rules, "check", &texts).expect("the variant loads");
-            variant.set_engine(engine);
-            let names = vec!["ann".to_string(), "bob".to_string()];
-            let mut game = Game::new(variant.table().clone(), names, 5, &[]).expect("a game");
-            game.start(&variant).expect("the game starts");
+            let (variant, game) = check_with_bots(&yaml, &script, engine);
             let book = variant.bots.as_ref().expect("bots");
             let mut bot = book.bot(Seat(0), "hard", &game, 5).expect("a level");
             format!("{:?}", book.decide(&mut bot, &game))

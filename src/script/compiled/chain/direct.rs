@@ -393,32 +393,35 @@ impl Direct {
 
     /// `game.rank(card)` and the other card entries (`Var::Card`).
     pub(super) fn card(&self, f: &mut Frame<'_>, call: CardFn) -> R<Dynamic> {
-        if self.lends_receiver(0) {
-            return self.call1(f);
-        }
-        let evaluated = self.evaluated(f, 0)?;
-        let done = (|| {
-            let card = *argument(f, self.plan.sources[0], &evaluated)?.read_lock::<Card>()?;
-            let handle = f.slot_ref(self.one.slot).read_lock::<GameHandle>()?;
+        self.with_card(f, |receiver, card| {
+            let handle = receiver.read_lock::<GameHandle>()?;
             let mut game = handle.lock();
             Some(call(&mut game, card))
-        })();
-        if let Some(value) = evaluated {
-            discard(value);
-        }
-        self.settled(f, done, Direct::call1)
+        })
     }
 
     /// `view.rank(card)` and the other view card entries (`Var::ViewCard`).
     pub(super) fn view_card(&self, f: &mut Frame<'_>, call: ViewCardFn) -> R<Dynamic> {
+        self.with_card(f, |receiver, card| {
+            let view = receiver.read_lock::<BotView>()?;
+            Some(call(&view, card))
+        })
+    }
+
+    /// A card entry's call: `run` given the receiver and the card, `None` when the receiver is
+    /// not of the entry's type (then, as when the argument is not a card, the `Direct` way).
+    fn with_card(
+        &self,
+        f: &mut Frame<'_>,
+        run: impl FnOnce(&Dynamic, Card) -> Option<R<Dynamic>>,
+    ) -> R<Dynamic> {
         if self.lends_receiver(0) {
             return self.call1(f);
         }
         let evaluated = self.evaluated(f, 0)?;
         let done = (|| {
             let card = *argument(f, self.plan.sources[0], &evaluated)?.read_lock::<Card>()?;
-            let view = f.slot_ref(self.one.slot).read_lock::<BotView>()?;
-            Some(call(&view, card))
+            run(f.slot_ref(self.one.slot), card)
         })();
         if let Some(value) = evaluated {
             discard(value);
