@@ -83,6 +83,18 @@ Feature: The Recall base in a Dutch game
       And the discard pile is 8C
       And bob's score is 31
 
+    @rule:DUT-BASE-5
+    Scenario: after his wrong card bob takes no further part in the window
+      Given the draw pile is 8C, 10D
+      And it is ann's turn
+      And ann did draw
+      And ann did play drawn
+      And bob did same_rank slot 3
+      When bob does same_rank slot 2
+      Then the action is rejected with "you already played a wrong card in this window"
+      And bob holds 4H, 7S, 8H, 2S, 10D
+      And the discard pile is 8C
+
   Rule: Jacks and Queens give special plays after the window
 
     @rule:DUT-BASE-6

@@ -155,6 +155,55 @@ Feature: The same rank window
       And ann does not see game_special_play
       And bob does not see game_special_play
 
+  Rule: one wrong play a window: its player takes no further part in that window
+
+    @rule:REC-SAME-15
+    Scenario: after a wrong 2 bob may not offer another card in the same window
+      Given the draw pile is 7C, 5D, 10D
+      And ann did draw
+      And ann did play drawn
+      And bob did same_rank 2S
+      When bob does same_rank 4H
+      Then the action is rejected with "you already played a wrong card in this window"
+      And bob holds 4H, 6D, 2S, 8H, 5D
+      And the draw pile has 40 cards
+      And the discard pile is 7C
+      And nobody sees player_penalty
+
+    @rule:REC-SAME-15
+    Scenario: not even a card of the right rank
+      Given the draw pile is 6C, 5D
+      And ann did draw
+      And ann did play drawn
+      And bob did same_rank 2S
+      When bob does same_rank 6D
+      Then the action is rejected with "you already played a wrong card in this window"
+      And bob holds 4H, 6D, 2S, 8H, 5D
+      And the discard pile is 6C
+
+    @rule:REC-SAME-15 @rule:REC-SAME-1
+    Scenario: the other players still may throw a card in that window
+      Given the draw pile is 6C, 5D
+      And ann did draw
+      And ann did play drawn
+      And bob did same_rank 2S
+      When cat does same_rank 6H
+      Then everyone sees player_same_rank with user cat and card 6H
+      And the discard pile is 6H, 6C
+
+    @rule:REC-SAME-15
+    Scenario: the next window is open to bob again
+      Given the draw pile is 7C, 5D, 8D
+      And ann did draw
+      And ann did play drawn
+      And bob did same_rank 2S
+      When 5 seconds pass
+      And bob does draw
+      And bob does play drawn
+      And bob does same_rank 8H
+      Then everyone sees player_same_rank with user bob and card 8H
+      And the discard pile is 8H, 8D, 7C
+
   Rule: same rank plays only while the window is open
 
     @rule:REC-SAME-10
