@@ -116,6 +116,7 @@ pub mod coverage;
 pub mod kernel;
 pub mod mutate;
 pub mod play;
+pub mod prove;
 pub mod record;
 // The simulation report page is the command line's (`simulate --report`); the coverage page
 // shares its helpers.

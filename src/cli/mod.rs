@@ -12,6 +12,7 @@ mod mutate;
 mod new; // issue 42: `deckspec new`
 #[cfg(feature = "play")]
 mod play;
+mod prove; // issue 45: `deckspec prove`
 #[cfg(feature = "serve")]
 mod serve;
 mod simulate;
@@ -50,6 +51,11 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Combine the `--json` summaries of shards into the summary one run would give.
     Merge(MergeArgs),
+    /// Explore the states a variant's rules reach and check whole-game properties: every state
+    /// can end, none is stuck, nothing grows without bound, the kernel's invariants hold, every
+    /// seat can win, everything is used. A violation is written as a scenario that replays it.
+    /// Exit 0 when every property holds, 1 on a violation, 2 when a variant cannot be loaded.
+    Prove(prove::ProveArgs),
     /// Load variants and parse and check scenarios, running nothing; report every problem.
     /// With no path (or a project folder holding `rules/`), every variant and every scenario under
     /// `spec-tests/`; with feature files or folders, those and the variants they use.
@@ -131,6 +137,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Coverage(args) => coverage::coverage(args),
         Command::Simulate(args) => simulate::simulate(args),
         Command::Merge(args) => simulate::merge(args),
+        Command::Prove(args) => prove::prove(args),
         Command::New(args) => new::new(&args),
     }
 }

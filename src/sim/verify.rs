@@ -43,6 +43,7 @@ pub struct Verify<'a> {
 }
 
 impl<'a> Verify<'a> {
+    /// The checks of the game of `seed` with these players and house rules, played by `inner`.
     pub fn new(
         inner: &'a dyn Rules,
         seed: u64,

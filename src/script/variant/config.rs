@@ -63,6 +63,103 @@ pub struct VariantFile {
     pub events: Vec<String>,
     /// The actions players may take, by name; each has an `on_<name>` hook in the script.
     pub actions: BTreeMap<String, ActionFile>,
+    /// What `deckspec prove` explores: configurations, each a player count and house rules.
+    #[serde(default)]
+    pub prove: Vec<ProveFile>,
+}
+
+/// One configuration under `prove:` in `variant.yaml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProveFile {
+    /// Players per game.
+    pub players: usize,
+    /// House rules that differ from their defaults.
+    #[serde(default)]
+    pub house_rules: BTreeMap<String, serde_yaml::Value>,
+}
+
+/// A configuration `deckspec prove` explores (`prove:` in `variant.yaml`), checked against the
+/// variant's player range and house rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProveConfig {
+    /// Players per game.
+    pub players: usize,
+    /// House rules, as the kernel takes them.
+    pub house: Vec<(String, Value)>,
+    /// The same, as written (a scenario's Givens say them so).
+    pub house_text: Vec<(String, String)>,
+}
+
+/// The most configurations `prove:` may list.
+const MAX_PROVE_CONFIGS: usize = 64;
+
+/// `prove:`, checked: each player count in the variant's range, each house rule the variant's
+/// and of its type and range.
+pub fn prove_configs(src: &str, file: &VariantFile, table: &Table) -> Result<Vec<ProveConfig>, ConfigProblem> {
+    if file.prove.len() > MAX_PROVE_CONFIGS {
+        return Err(problem(
+            src,
+            &["prove"],
+            None,
+            format!("prove lists at most {MAX_PROVE_CONFIGS} configurations, not {}", file.prove.len()),
+        ));
+    }
+    let mut configs = Vec::with_capacity(file.prove.len());
+    for config in &file.prove {
+        if !table.players.contains(config.players) {
+            return Err(problem(
+                src,
+                &["prove"],
+                Some(&format!("players: {}", config.players)),
+                format!(
+                    "prove: {} players, but {} plays with {} to {}",
+                    config.players, table.variant, table.players.min, table.players.max
+                ),
+            ));
+        }
+        let mut house = Vec::new();
+        let mut house_text = Vec::new();
+        for (name, yaml) in &config.house_rules {
+            let at = |message: String| problem(src, &["prove"], Some(name), message);
+            let Some(i) = table.house_rule(name) else {
+                return Err(at(format!(
+                    "prove: `{name}` is not a house rule of this variant{}",
+                    super::super::host::error::suggest(
+                        name,
+                        table.house_rules.iter().map(|h| h.0.as_str())
+                    )
+                )));
+            };
+            let Some(value) = yaml_value(yaml) else {
+                return Err(at(format!(
+                    "prove: house rule `{name}` needs true/false, a number, a word or a list"
+                )));
+            };
+            match table.check_house_rule(i, &value) {
+                Ok(()) => {}
+                Err(crate::kernel::HouseRuleProblem::Type { expected }) => {
+                    return Err(at(format!(
+                        "prove: house rule `{name}` takes {expected}, not `{value}`"
+                    )));
+                }
+                Err(crate::kernel::HouseRuleProblem::Range { reason }) => {
+                    return Err(at(format!("prove: house rule `{name}` {reason}")));
+                }
+            }
+            let text = serde_yaml::to_string(yaml)
+                .map(|t| t.trim().to_string())
+                .unwrap_or_default();
+            house_text.push((name.clone(), text));
+            house.push((name.clone(), value));
+        }
+        configs.push(ProveConfig {
+            players: config.players,
+            house,
+            house_text,
+        });
+    }
+    Ok(configs)
 }
 
 /// `hand_layout:` in `variant.yaml`.
@@ -228,8 +325,8 @@ pub struct HouseRuleDoc {
 pub type Loaded = (VariantFile, Table, Vec<HouseRuleDoc>);
 
 /// Deep-merge a variant file over the file it `extends`: mappings merge key by key, a value
-/// tagged `!delete` removes the key, a `+key` list is appended to the base's `key` list, anything
-/// else replaces.
+/// tagged `!delete` removes the key, a `+key` list is appended to the base's `key` list, a `-key`
+/// list's items are removed from it, anything else replaces.
 pub(crate) fn merge(base: &mut serde_yaml::Value, child: serde_yaml::Value) {
     use serde_yaml::Value as Y;
     match (base, child) {
@@ -239,7 +336,17 @@ pub(crate) fn merge(base: &mut serde_yaml::Value, child: serde_yaml::Value) {
                     .as_str()
                     .and_then(|k| k.strip_prefix('+'))
                     .map(str::to_string);
-                if let Some(name) = appended {
+                let removed = key
+                    .as_str()
+                    .and_then(|k| k.strip_prefix('-'))
+                    .map(str::to_string);
+                if let Some(name) = removed {
+                    if let (Some(Y::Sequence(items)), Y::Sequence(gone)) =
+                        (base.get_mut(Y::String(name)), value)
+                    {
+                        items.retain(|item| !gone.contains(item));
+                    }
+                } else if let Some(name) = appended {
                     let name = Y::String(name);
                     match (base.get_mut(&name), value) {
                         (Some(Y::Sequence(items)), Y::Sequence(more)) => items.extend(more),

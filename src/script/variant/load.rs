@@ -240,6 +240,8 @@ impl Variant {
             config::load(&yaml)
         };
         let (file, table, house_rules) = loaded.map_err(|p| config_error(&yaml_path, &yaml, p))?;
+        let prove = config::prove_configs(&yaml, &file, &table)
+            .map_err(|p| config_error(&yaml_path, &yaml, p))?;
 
         let mut engine = sandboxed_engine(root);
         if let Some(probe) = &probe {
@@ -431,6 +433,7 @@ impl Variant {
                 .iter()
                 .map(|(name, a)| (name.clone(), a.doc.clone()))
                 .collect(),
+            prove,
             fn_files,
             unknown_calls,
             sources,

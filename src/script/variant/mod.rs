@@ -58,6 +58,8 @@ pub struct Variant {
     pub extends: Option<String>,
     /// Each action's `doc:` from `variant.yaml`, by action name.
     pub action_docs: std::collections::BTreeMap<String, String>,
+    /// What `deckspec prove` explores (`prove:` in `variant.yaml`; empty when it says nothing).
+    pub prove: Vec<config::ProveConfig>,
     /// Functions inherited from a base script, by name: the file they are written in.
     fn_files: HashMap<String, String>,
     /// Calls of functions that exist nowhere, in the rule scripts and modules (`deckspec check`).

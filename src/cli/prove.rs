@@ -1,0 +1,366 @@
+//! `deckspec prove`: the arguments, the report printed (or as JSON), and each violation's path
+//! written as a scenario file that replays it.
+
+use super::simulate::parse_house_rule;
+use super::{EXIT_BROKEN, EXIT_FAILED, EXIT_OK, render};
+use crate::prove::{Property, Prove, Reach, Report, Setup, Verdict, Walks};
+use crate::script::Variant;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The arguments of `deckspec prove`.
+#[derive(clap::Args, Debug)]
+pub struct ProveArgs {
+    /// The variants to explore.
+    #[arg(required = true)]
+    pub variants: Vec<String>,
+    /// Players per game (default: the variant's fewest).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// Deals to explore, one per seed: `--seed`, `--seed + 1`, …
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub deals: u64,
+    /// The first deal's seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// States found per deal, at most, breadth first.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=50_000_000))]
+    pub max_states: u64,
+    /// Moves from the deal, at most, breadth first.
+    #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub depth: u32,
+    /// Random walks per deal, to the end of the game.
+    #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub walks: u32,
+    /// Moves a walk makes at most.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub steps: u32,
+    /// Values a variable may hold before it counts as growing without bound (default: four per
+    /// card of the game).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub bound: Option<u64>,
+    /// A house rule for every game, `name=value` (repeatable).
+    #[arg(long = "house-rule", value_name = "NAME=VALUE")]
+    pub house_rules: Vec<String>,
+    /// Threads (default: all cores; each explores whole deals).
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: Option<u64>,
+    /// Where to write the scenarios that replay violations.
+    #[arg(long, default_value = "prove-findings", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Print the reports as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// The folder holding the variants.
+    #[arg(long, default_value = "rules", value_name = "DIR")]
+    pub rules: PathBuf,
+}
+
+pub(super) fn prove(args: ProveArgs) -> i32 {
+    let house = match args
+        .house_rules
+        .iter()
+        .map(|h| parse_house_rule(h))
+        .collect::<Result<Vec<_>, String>>()
+    {
+        Ok(house) => house,
+        Err(e) => {
+            errln!("error: {e}");
+            return EXIT_BROKEN;
+        }
+    };
+    let house_text: Vec<(String, String)> = args
+        .house_rules
+        .iter()
+        .filter_map(|h| {
+            h.split_once('=')
+                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        })
+        .collect();
+    let Some(last_seed) = args.seed.checked_add(args.deals - 1) else {
+        errln!("error: --seed {} with --deals {} needs seeds past {}", args.seed, args.deals, u64::MAX);
+        return EXIT_BROKEN;
+    };
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
+    let mut reports = Vec::new();
+    let mut written = Vec::new();
+    for name in &args.variants {
+        let variant = match Variant::load_named(&args.rules, name) {
+            Ok(v) => v,
+            Err(e) => {
+                err!("{}", render(&e));
+                return EXIT_BROKEN;
+            }
+        };
+        let fewest = variant.table().players.min.max(2);
+        // The command line's configuration, or else the variant's own (`prove:`).
+        let setups = if args.players.is_some() || !house.is_empty() || variant.prove.is_empty() {
+            vec![Setup {
+                players: args.players.unwrap_or(fewest),
+                house: house.clone(),
+                house_text: house_text.clone(),
+            }]
+        } else {
+            variant.prove.clone()
+        };
+        let config = Prove {
+            setups,
+            seeds: (args.seed..=last_seed).collect(),
+            reach: Reach {
+                max_states: args.max_states as usize,
+                max_depth: args.depth,
+            },
+            walks: Walks {
+                count: args.walks,
+                max_steps: args.steps,
+            },
+            bound: args.bound.map(|b| b as usize),
+            jobs,
+        };
+        for setup in &config.setups {
+            if let Err(e) = first_deal(&variant, setup, config.seeds[0]) {
+                errln!("error: {name}: {e}");
+                return EXIT_BROKEN;
+            }
+        }
+        let started = Instant::now();
+        let report = match crate::prove::prove(&variant, &config) {
+            Ok(report) => report,
+            Err(e) => {
+                errln!("error: {name}: {e}");
+                return EXIT_BROKEN;
+            }
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let files = match write_findings(&variant, &report, &args.out) {
+            Ok(files) => files,
+            Err(e) => {
+                errln!("error: {e}");
+                return EXIT_BROKEN;
+            }
+        };
+        if !args.json {
+            outln!("{}", text(&report, seconds, &files));
+        }
+        written.push(files);
+        reports.push((report, seconds));
+    }
+    if args.json {
+        let all: Vec<serde_json::Value> = reports
+            .iter()
+            .zip(&written)
+            .map(|((r, s), files)| json(r, *s, files))
+            .collect();
+        outln!("{}", serde_json::Value::Array(all));
+    }
+    if reports.iter().all(|(r, _)| r.holds()) {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
+    }
+}
+
+/// The first deal of `setup`, made: bad house rules and player counts fail here, before any
+/// exploration.
+fn first_deal(variant: &Variant, setup: &Setup, seed: u64) -> Result<(), String> {
+    let table = variant.table();
+    if !table.players.contains(setup.players) {
+        return Err(format!(
+            "{} players: {} plays with {} to {}",
+            setup.players, variant.name, table.players.min, table.players.max
+        ));
+    }
+    let names: Vec<String> = (0..setup.players).map(|i| format!("p{i}")).collect();
+    crate::kernel::Game::new(table.clone(), names, seed, &setup.house)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// A violation's scenario file: which configuration (of several), which property.
+#[derive(Clone, Debug, PartialEq)]
+struct Written {
+    setup: Option<usize>,
+    property: Property,
+    file: PathBuf,
+}
+
+/// Each violation with a path, written as `<out>/<variant>[-<configuration>]-<property>.feature`.
+fn write_findings(variant: &Variant, report: &Report, out: &Path) -> Result<Vec<Written>, String> {
+    let mut files = Vec::new();
+    let several = report.setups.len() > 1;
+    for (i, setup) in report.setups.iter().enumerate() {
+        for verdict in &setup.verdicts {
+            let Some(finding) = &verdict.finding else {
+                continue;
+            };
+            let label = match several {
+                true => format!("{}-{}-{}", report.variant, i + 1, finding.property.id()),
+                false => format!("{}-{}", report.variant, finding.property.id()),
+            };
+            let title = format!("{}: {}", report.variant, finding.property.id());
+            let Some(text) = crate::prove::scenario(variant, &setup.setup, finding, &title) else {
+                continue;
+            };
+            std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+            let file = out.join(format!("{label}.feature"));
+            std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
+            files.push(Written {
+                setup: Some(i),
+                property: finding.property,
+                file,
+            });
+        }
+    }
+    Ok(files)
+}
+
+/// A configuration in words: `2 players, allow_draw_from_discard=true`.
+fn setup_text(setup: &Setup) -> String {
+    let mut text = format!("{} players", setup.players);
+    for (name, value) in &setup.house_text {
+        text.push_str(&format!(", {name}={value}"));
+    }
+    text
+}
+
+/// `n` with thousands separated.
+fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn text(report: &Report, seconds: f64, files: &[Written]) -> String {
+    let mut out = format!("prove {}\n", report.variant);
+    let mut failed = 0;
+    for (i, s) in report.setups.iter().enumerate() {
+        out.push_str(&format!("  {} ({} deals)\n", setup_text(&s.setup), s.deals));
+        out.push_str(&format!(
+            "    explored {} states ({} with every move tried), {} moves, depth {}; {}\n",
+            count(s.states),
+            count(s.explored),
+            count(s.transitions),
+            s.depth,
+            if s.complete {
+                "every reachable state of every deal"
+            } else {
+                "not every reachable state (a limit was reached)"
+            }
+        ));
+        out.push_str(&format!(
+            "    walked {} games: {} moves, the longest {}; {} stopped at the step limit; {} games ended\n",
+            count(s.walks),
+            count(s.walk_steps),
+            count(s.longest_walk),
+            count(s.unended_walks),
+            count(s.ends)
+        ));
+        for v in &s.verdicts {
+            failed += verdict_text(&mut out, v, files.iter().find(|w| w.setup == Some(i) && w.property == v.property));
+        }
+    }
+    failed += verdict_text(&mut out, &report.used, None);
+    out.push_str(&format!(
+        "  {:.1} s, {} states/s explored\n",
+        seconds,
+        count((report.explored() as f64 / seconds.max(1e-9)) as u64)
+    ));
+    out.push_str(&match failed {
+        0 => "  every property held".to_string(),
+        1 => "  1 property violated".to_string(),
+        n => format!("  {n} properties violated"),
+    });
+    out
+}
+
+/// One verdict's lines; 1 when it failed.
+fn verdict_text(out: &mut String, v: &Verdict, file: Option<&Written>) -> usize {
+    match &v.finding {
+        None => {
+            out.push_str(&format!("    ok    {:<12} {}\n", v.property.id(), v.property.claim()));
+            0
+        }
+        Some(f) => {
+            out.push_str(&format!("    FAIL  {:<12} {}\n", v.property.id(), f.message));
+            if let Some(w) = file {
+                let moves = f.path.as_ref().map_or(0, |p| p.moves.len());
+                out.push_str(&format!(
+                    "          replay: deckspec test {} (seed {}, {moves} moves)\n",
+                    w.file.display(),
+                    f.seed
+                ));
+            }
+            1
+        }
+    }
+}
+
+fn verdict_json(v: &Verdict, file: Option<&Written>) -> serde_json::Value {
+    match &v.finding {
+        None => serde_json::json!({ "held": true }),
+        Some(f) => serde_json::json!({
+            "held": false,
+            "message": f.message,
+            "seed": f.seed,
+            "moves": f.path.as_ref().map(|p| p.moves.len()),
+            "scenario": file.map(|w| w.file.display().to_string()),
+        }),
+    }
+}
+
+fn json(report: &Report, seconds: f64, files: &[Written]) -> serde_json::Value {
+    let setups: Vec<serde_json::Value> = report
+        .setups
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let verdicts: serde_json::Map<String, serde_json::Value> = s
+                .verdicts
+                .iter()
+                .map(|v| {
+                    let file = files.iter().find(|w| w.setup == Some(i) && w.property == v.property);
+                    (v.property.id().to_string(), verdict_json(v, file))
+                })
+                .collect();
+            let house: serde_json::Map<String, serde_json::Value> = s
+                .setup
+                .house_text
+                .iter()
+                .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                .collect();
+            serde_json::json!({
+                "players": s.setup.players,
+                "house_rules": house,
+                "deals": s.deals,
+                "states": s.states,
+                "explored": s.explored,
+                "transitions": s.transitions,
+                "depth": s.depth,
+                "complete": s.complete,
+                "walks": s.walks,
+                "walk_steps": s.walk_steps,
+                "unended_walks": s.unended_walks,
+                "longest_walk": s.longest_walk,
+                "ends": s.ends,
+                "properties": verdicts,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "variant": report.variant,
+        "configurations": setups,
+        "used": verdict_json(&report.used, None),
+        "seconds": seconds,
+        "states_per_second": report.explored() as f64 / seconds.max(1e-9),
+        "holds": report.holds(),
+    })
+}

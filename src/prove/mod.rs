@@ -1,0 +1,504 @@
+//! `deckspec prove`: whole-game properties of a variant, checked on the states its rules can
+//! reach. Each deal (a seed) is explored breadth first within limits (`explore.rs`: every
+//! accepted action of every seat, and the clock running to the next timer, from each state once)
+//! and walked at random to the end (`walk.rs`: the kernel's invariants checked at every step).
+//! A violation comes with the shortest path found to it, written as a scenario that replays it.
+//!
+//! The properties: every explored state can still end; no state is stuck (not over, no action
+//! accepted, no timer); no variable, hand or timer list grows past its bound; no step breaks the
+//! kernel's invariants or faults; every seat wins some game; every action, phase and event is
+//! used. What was not explored is not proved: the report says how much was, and whether each
+//! deal's states were explored whole.
+
+mod corpus;
+mod ends;
+mod explore;
+mod fingerprint;
+mod measure;
+mod space;
+mod walk;
+
+pub use explore::Reach;
+pub use space::{Move, Path, Setup};
+pub use walk::Walks;
+
+use crate::script::Variant;
+use space::{Seen, Space};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A property `prove` checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Property {
+    /// From every explored state, some moves end the game.
+    CanEnd,
+    /// Every explored state that is not over has an accepted action or a running timer.
+    NoDeadlock,
+    /// No variable, hand or list of timers grows past its bound.
+    Bounded,
+    /// The kernel's invariants hold at every step, and the rules never fault.
+    Invariants,
+    /// Every seat wins some game.
+    SeatsWin,
+    /// Every declared action is accepted somewhere, every phase entered, every event sent.
+    Used,
+}
+
+impl Property {
+    /// Every property, in the order reports list them.
+    pub const ALL: [Property; 6] = [
+        Property::CanEnd,
+        Property::NoDeadlock,
+        Property::Bounded,
+        Property::Invariants,
+        Property::SeatsWin,
+        Property::Used,
+    ];
+
+    /// Its name in reports (`can-end`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Property::CanEnd => "can-end",
+            Property::NoDeadlock => "no-deadlock",
+            Property::Bounded => "bounded",
+            Property::Invariants => "invariants",
+            Property::SeatsWin => "seats-win",
+            Property::Used => "used",
+        }
+    }
+
+    /// What it says, in a sentence.
+    pub fn claim(self) -> &'static str {
+        match self {
+            Property::CanEnd => "from every state, some moves end the game",
+            Property::NoDeadlock => "every state not over has an action or a running timer",
+            Property::Bounded => "no variable, hand or timer list grows without bound",
+            Property::Invariants => "every step keeps the kernel's invariants, without a fault",
+            Property::SeatsWin => "every seat can win",
+            Property::Used => "every action, phase and event is used",
+        }
+    }
+}
+
+/// A violation, with the way to it when there is one.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// The property it violates.
+    pub property: Property,
+    /// What is wrong, for the designer.
+    pub message: String,
+    /// The deal the violation was found in.
+    pub seed: u64,
+    /// The moves from the deal to the state that violates the property (the shortest found).
+    pub path: Option<Path>,
+    /// The move that faults from there, for a fault.
+    pub last: Option<Move>,
+}
+
+impl Finding {
+    /// A violation that no path shows (a property of the whole exploration).
+    fn new(property: Property, message: String, seed: u64) -> Finding {
+        Finding {
+            property,
+            message,
+            seed,
+            path: None,
+            last: None,
+        }
+    }
+
+    /// A violation at the end of `path` (or, when the path could not be played again, with why).
+    fn at(
+        property: Property,
+        message: String,
+        path: Result<Path, String>,
+        last: Option<Move>,
+    ) -> Finding {
+        match path {
+            Ok(path) => Finding {
+                property,
+                message,
+                seed: path.seed,
+                path: Some(path),
+                last,
+            },
+            Err(why) => Finding {
+                property,
+                message: format!("{message} ({why})"),
+                seed: 0,
+                path: None,
+                last,
+            },
+        }
+    }
+}
+
+/// What to explore.
+#[derive(Clone, Debug)]
+pub struct Prove {
+    /// The configurations: each is explored on its own; `Used` is judged over them all.
+    pub setups: Vec<Setup>,
+    /// The deals of each configuration, one exploration each.
+    pub seeds: Vec<u64>,
+    /// How far breadth-first exploration goes.
+    pub reach: Reach,
+    /// How many random walks, how long.
+    pub walks: Walks,
+    /// Values a variable may hold before it counts as growing (default: four per card).
+    pub bound: Option<usize>,
+    /// Threads (each explores whole deals).
+    pub jobs: usize,
+}
+
+/// One property's result.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    /// The property.
+    pub property: Property,
+    /// `None` when it held on everything explored.
+    pub finding: Option<Finding>,
+}
+
+/// What exploring one configuration found.
+#[derive(Clone, Debug)]
+pub struct SetupReport {
+    /// The configuration.
+    pub setup: Setup,
+    /// Deals explored (one per seed).
+    pub deals: usize,
+    /// States found, over every deal.
+    pub states: u64,
+    /// States whose moves were all tried.
+    pub explored: u64,
+    /// Moves accepted during breadth-first exploration.
+    pub transitions: u64,
+    /// The most moves from a deal to a state found breadth first.
+    pub depth: u32,
+    /// Whether every deal's reachable states were all explored.
+    pub complete: bool,
+    /// Random walks made.
+    pub walks: u64,
+    /// Moves the walks made.
+    pub walk_steps: u64,
+    /// Walks that reached their step limit with the game going on.
+    pub unended_walks: u64,
+    /// The most moves one walk made.
+    pub longest_walk: u64,
+    /// Games that ended (explored end states and walks).
+    pub ends: u64,
+    /// Each property's result but `Used`'s, in `Property::ALL`'s order.
+    pub verdicts: Vec<Verdict>,
+}
+
+/// What exploring a variant found.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The variant's name.
+    pub variant: String,
+    /// Each configuration's results.
+    pub setups: Vec<SetupReport>,
+    /// Whether every action, phase and event was used in some configuration.
+    pub used: Verdict,
+}
+
+impl Report {
+    /// Whether every property held.
+    pub fn holds(&self) -> bool {
+        self.used.finding.is_none()
+            && self
+                .setups
+                .iter()
+                .all(|s| s.verdicts.iter().all(|v| v.finding.is_none()))
+    }
+
+    /// States whose moves were all tried, over every configuration.
+    pub fn explored(&self) -> u64 {
+        self.setups.iter().map(|s| s.explored).sum()
+    }
+}
+
+/// Why `prove` could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ProveError {
+    /// A player count outside the variant's range.
+    #[error("{0} players: the variant plays with {1} to {2}")]
+    Players(usize, usize, usize),
+    /// A thread could not be started.
+    #[error("threads: {0}")]
+    Threads(String),
+}
+
+/// One deal's results.
+struct DealResult {
+    seen: Seen,
+    findings: Vec<Finding>,
+    states: u64,
+    explored: u64,
+    transitions: u64,
+    depth: u32,
+    complete: bool,
+    covered: walk::Covered,
+}
+
+/// Explore `variant` as `config` says: every configuration's deals, on `config.jobs` threads.
+pub fn prove(variant: &Variant, config: &Prove) -> Result<Report, ProveError> {
+    let table = variant.table();
+    for setup in &config.setups {
+        if !table.players.contains(setup.players) {
+            return Err(ProveError::Players(
+                setup.players,
+                table.players.min,
+                table.players.max,
+            ));
+        }
+    }
+    let tasks: Vec<(usize, u64)> = (0..config.setups.len())
+        .flat_map(|s| config.seeds.iter().map(move |&seed| (s, seed)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, DealResult)>> = Mutex::new(Vec::new());
+    let jobs = config.jobs.clamp(1, tasks.len().max(1));
+    std::thread::scope(|scope| -> Result<(), ProveError> {
+        let mut handles = Vec::new();
+        for _ in 0..jobs {
+            let handle = std::thread::Builder::new()
+                .name("deckspec-prove".into())
+                .stack_size(crate::script::SCRIPT_STACK_BYTES)
+                .spawn_scoped(scope, || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&(setup, seed)) = tasks.get(i) else {
+                            break;
+                        };
+                        let result = deal(variant, &config.setups[setup], config, seed);
+                        results
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push((i, result));
+                    }
+                })
+                .map_err(|e| ProveError::Threads(e.to_string()))?;
+            handles.push(handle);
+        }
+        for h in handles {
+            if let Err(panic) = h.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        Ok(())
+    })?;
+    let mut results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    results.sort_by_key(|(i, _)| *i);
+    let mut by_setup: Vec<Vec<DealResult>> = config.setups.iter().map(|_| Vec::new()).collect();
+    for (i, result) in results {
+        by_setup[tasks[i].0].push(result);
+    }
+    let mut seen = Seen::new(variant);
+    let setups = config
+        .setups
+        .iter()
+        .zip(by_setup)
+        .map(|(setup, results)| summarize(variant, setup, config, results, &mut seen))
+        .collect();
+    Ok(Report {
+        variant: variant.name.clone(),
+        setups,
+        used: Verdict {
+            property: Property::Used,
+            finding: unused(variant, &seen, config),
+        },
+    })
+}
+
+/// Explore and walk one deal.
+fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResult {
+    let space = Space {
+        variant,
+        setup,
+        seed,
+    };
+    let mut seen = Seen::new(variant);
+    let mut findings = Vec::new();
+    let mut result = DealResult {
+        seen: Seen::new(variant),
+        findings: Vec::new(),
+        states: 0,
+        explored: 0,
+        transitions: 0,
+        depth: 0,
+        complete: false,
+        covered: walk::Covered::default(),
+    };
+    match explore::explore(&space, config.reach, config.bound, &mut seen, &mut findings) {
+        Ok(graph) => {
+            if let Some((trap, trapped)) = ends::first_trap(&graph) {
+                findings.push(Finding::at(
+                    Property::CanEnd,
+                    format!(
+                        "from this state no moves end the game: it and {} other explored states lead only to each other",
+                        trapped - 1
+                    ),
+                    explore::path_to(&space, &graph, trap),
+                    None,
+                ));
+            }
+            result.states = graph.nodes.len() as u64;
+            result.explored = graph.expanded as u64;
+            result.transitions = graph.transitions;
+            result.depth = graph.depth();
+            result.complete = graph.complete();
+        }
+        Err(e) => findings.push(Finding::new(
+            Property::Invariants,
+            format!("the deal fails: {e}"),
+            seed,
+        )),
+    }
+    result.covered = walk::walk(&space, config.walks, config.bound, &mut seen, &mut findings);
+    result.seen = seen;
+    result.findings = findings;
+    result
+}
+
+/// One configuration's deals as one report: each property's shortest violation. What the deals
+/// saw is added to `all`.
+fn summarize(
+    variant: &Variant,
+    setup: &Setup,
+    config: &Prove,
+    results: Vec<DealResult>,
+    all: &mut Seen,
+) -> SetupReport {
+    let mut report = SetupReport {
+        setup: setup.clone(),
+        deals: results.len(),
+        states: 0,
+        explored: 0,
+        transitions: 0,
+        depth: 0,
+        complete: true,
+        walks: 0,
+        walk_steps: 0,
+        unended_walks: 0,
+        longest_walk: 0,
+        ends: 0,
+        verdicts: Vec::new(),
+    };
+    let mut seen = Seen::new(variant);
+    let mut findings: Vec<Finding> = Vec::new();
+    for r in results {
+        seen.merge(&r.seen);
+        report.states += r.states;
+        report.explored += r.explored;
+        report.transitions += r.transitions;
+        report.depth = report.depth.max(r.depth);
+        report.complete &= r.complete;
+        report.walks += r.covered.walks;
+        report.walk_steps += r.covered.steps;
+        report.unended_walks += r.covered.unended;
+        report.longest_walk = report.longest_walk.max(r.covered.longest);
+        for f in r.findings {
+            match findings.iter_mut().find(|g| g.property == f.property) {
+                Some(g) if length(g) > length(&f) => *g = f,
+                Some(_) => {}
+                None => findings.push(f),
+            }
+        }
+    }
+    all.merge(&seen);
+    report.ends = seen.ends;
+    let names = space::names(setup.players);
+    let never_won: Vec<&str> = (0..setup.players)
+        .filter(|s| seen.wins & (1 << s) == 0)
+        .map(|s| names[s].as_str())
+        .collect();
+    if !never_won.is_empty() {
+        findings.push(Finding::new(
+            Property::SeatsWin,
+            format!(
+                "{} never won, in {} games that ended ({})",
+                never_won.join(", "),
+                seen.ends,
+                scope(report.complete, report.states, report.walks)
+            ),
+            config.seeds.first().copied().unwrap_or(0),
+        ));
+    }
+    report.verdicts = Property::ALL
+        .iter()
+        .filter(|&&p| p != Property::Used)
+        .map(|&property| Verdict {
+            property,
+            finding: findings.iter().find(|f| f.property == property).cloned(),
+        })
+        .collect();
+    report
+}
+
+/// How much was explored, for a property judged on what was seen.
+fn scope(complete: bool, states: u64, walks: u64) -> String {
+    match complete {
+        true => "every reachable state of every deal explored".into(),
+        false => format!("{states} states and {walks} walks explored, not every reachable state"),
+    }
+}
+
+/// The actions, phases and events no configuration used, as a violation.
+fn unused(variant: &Variant, seen: &Seen, config: &Prove) -> Option<Finding> {
+    let table = variant.table();
+    let mut unused = Vec::new();
+    for (decl, used) in table.actions.iter().zip(&seen.actions) {
+        if !used {
+            unused.push(format!("action {}", decl.name));
+        }
+    }
+    for (phase, used) in table.phases.iter().zip(&seen.phases) {
+        if !used {
+            unused.push(format!("phase {}", phase.name));
+        }
+    }
+    for (event, used) in table.events.iter().zip(&seen.events) {
+        if !used {
+            unused.push(format!("event {event}"));
+        }
+    }
+    (!unused.is_empty()).then(|| {
+        Finding::new(
+            Property::Used,
+            format!(
+                "never used in {} configuration{}: {}",
+                config.setups.len(),
+                if config.setups.len() == 1 { "" } else { "s" },
+                unused.join(", ")
+            ),
+            config.seeds.first().copied().unwrap_or(0),
+        )
+    })
+}
+
+/// A finding's path length (one without a path counts as the longest).
+fn length(f: &Finding) -> usize {
+    f.path.as_ref().map_or(usize::MAX, |p| p.moves.len())
+}
+
+/// A finding's path played again and written as a scenario that replays it, with `title`.
+pub fn scenario(variant: &Variant, setup: &Setup, finding: &Finding, title: &str) -> Option<String> {
+    let path = finding.path.as_ref()?;
+    let space = Space {
+        variant,
+        setup,
+        seed: path.seed,
+    };
+    let header = format!(
+        "deckspec prove: {} does not hold ({}).\n{}",
+        finding.property.id(),
+        finding.property.claim(),
+        finding.message
+    );
+    let mut moves = path.moves.clone();
+    if let Some(last) = &finding.last {
+        moves.push(last.clone());
+    }
+    Some(space.scenario(&moves, title, &header))
+}

@@ -1,0 +1,288 @@
+//! Random deep walks from a deal: uniformly random accepted moves (an action of any seat, or
+//! the clock running to the next timer) until the game ends or a step limit, with the kernel's
+//! invariants checked at every step (`simulate --verify`'s checks) and every size held to its
+//! bound. They reach the depths breadth-first exploration cannot.
+
+use super::corpus::Corpus;
+use super::measure::Bounds;
+use super::space::{Move, Path, Seen, Space, names};
+use super::{Finding, Property};
+use crate::kernel::{Candidates, Game, Rules};
+use crate::sim::Verify;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// How many walks, and how long each may be.
+#[derive(Clone, Copy, Debug)]
+pub struct Walks {
+    /// Walks per deal.
+    pub count: u32,
+    /// Moves a walk makes at most.
+    pub max_steps: u32,
+}
+
+/// What the walks of one deal covered.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Covered {
+    pub(super) walks: u64,
+    pub(super) steps: u64,
+    /// Walks that reached their step limit with the game still going.
+    pub(super) unended: u64,
+    pub(super) longest: u64,
+}
+
+/// Walk the deal of `space` `walks.count` times; findings go to `findings`, each property once.
+pub(super) fn walk(
+    space: &Space<'_>,
+    walks: Walks,
+    bounds_values: Option<usize>,
+    seen: &mut Seen,
+    findings: &mut Vec<Finding>,
+) -> Covered {
+    let mut covered = Covered::default();
+    let mut reported: Vec<Property> = Vec::new();
+    let mut report = |finding: Finding| {
+        if !reported.contains(&finding.property) {
+            reported.push(finding.property);
+            findings.push(finding);
+        }
+    };
+    let mut candidates = Candidates::default();
+    let mut order: Vec<usize> = Vec::new();
+    let mut corpus = Corpus::default();
+    for w in 0..walks.count {
+        let mut rng = ChaCha8Rng::seed_from_u64(space.seed ^ (u64::from(w) << 32) ^ 0x0a11_0f17);
+        let setup = space.setup;
+        // One walk in four has every step checked (the checks cost more than the step).
+        let verify = (w % 4 == 0)
+            .then(|| Verify::new(space.variant, space.seed, names(setup.players), &setup.house));
+        let rules: &dyn Rules = match &verify {
+            Some(v) => v,
+            None => space.variant,
+        };
+        let before = |game: &Game| {
+            if let Some(v) = &verify {
+                v.before(game);
+            }
+        };
+        let mut game = match Game::new(
+            space.variant.table().clone(),
+            names(setup.players),
+            space.seed,
+            &setup.house,
+        ) {
+            Ok(game) => game,
+            Err(e) => {
+                report(Finding::new(
+                    Property::Invariants,
+                    format!("the deal fails: {e}"),
+                    space.seed,
+                ));
+                return covered;
+            }
+        };
+        before(&game);
+        if let Err(e) = game.start(rules) {
+            report(Finding::new(
+                Property::Invariants,
+                format!("the deal fails: {e}"),
+                space.seed,
+            ));
+            return covered;
+        }
+        let bounds = Bounds::of(&game, bounds_values);
+        // Every other walk avoids a random half of the kinds of move (swarm testing): a walk
+        // that never lets time pass, or never calls the end, goes where uniform choice rarely
+        // does.
+        let bans = match w % 2 {
+            0 => Bans::none(&game),
+            _ => Bans::random(&game, &mut rng),
+        };
+        let mut path = Path {
+            seed: space.seed,
+            moves: Vec::new(),
+        };
+        covered.walks += 1;
+        let mut failed = check_step(verify.as_ref(), &game, &path, &mut report);
+        seen.state(&mut game);
+        // From where an earlier walk first found something new, half the time.
+        if let Some(start) = corpus.start(&mut rng) {
+            for mv in start {
+                before(&game);
+                match space.play(&mut game, rules, mv) {
+                    Ok(true) => path.moves.push(mv.clone()),
+                    _ => break,
+                }
+                failed = check_step(verify.as_ref(), &game, &path, &mut report);
+                seen.state(&mut game);
+                if failed {
+                    break;
+                }
+            }
+        }
+        // The step limit counts the walk's own moves, after the path it started from; one walk
+        // in eight may go ten times as far (a window no time passes in, say).
+        let prefix = path.moves.len();
+        let limit = u64::from(walks.max_steps) * if w % 8 == 7 { 10 } else { 1 };
+        while !failed && !game.is_over() {
+            if (path.moves.len() - prefix) as u64 >= limit {
+                covered.unended += 1;
+                break;
+            }
+            before(&game);
+            candidates.refill(&game, None);
+            let waiting = !game.state.timers.is_empty();
+            order.clear();
+            order.extend(0..candidates.len() + usize::from(waiting));
+            // Uniformly random among the moves the walk prefers, then among the others.
+            let preferred = partition(&mut order, |&i| match candidates.get(i) {
+                Some(action) => !bans.action(&game, &action),
+                None => !bans.wait,
+            });
+            let mut moved = false;
+            for tried in 0..order.len() {
+                let end = if tried < preferred { preferred } else { order.len() };
+                let pick = rng.random_range(tried..end);
+                order.swap(tried, pick);
+                let mv = match candidates.get(order[tried]) {
+                    Some(action) => Move::Act(action),
+                    None => Move::Wait,
+                };
+                match space.play(&mut game, rules, &mv) {
+                    Ok(false) => continue,
+                    Ok(true) => {
+                        if let Move::Act(action) = &mv {
+                            seen.action(&game, action);
+                        }
+                        path.moves.push(mv);
+                        moved = true;
+                        break;
+                    }
+                    Err(fault) => {
+                        report(Finding::at(
+                            Property::Invariants,
+                            format!("the rules fault: {fault}"),
+                            Ok(path.clone()),
+                            Some(mv),
+                        ));
+                        failed = true;
+                        break;
+                    }
+                }
+            }
+            if failed {
+                break;
+            }
+            if !moved {
+                let phase = game.table.phase_name(game.state.phase).to_string();
+                report(Finding::at(
+                    Property::NoDeadlock,
+                    format!(
+                        "the game is not over, no action of any player is accepted and no timer runs (phase {phase}, after {} moves)",
+                        path.moves.len()
+                    ),
+                    Ok(path.clone()),
+                    None,
+                ));
+                break;
+            }
+            covered.steps += 1;
+            failed = check_step(verify.as_ref(), &game, &path, &mut report);
+            corpus.note(&game, &path.moves, &mut rng);
+            seen.state(&mut game);
+            if let Some(growth) = bounds.passed(&game) {
+                report(Finding::at(
+                    Property::Bounded,
+                    format!(
+                        "{} holds {} values, past its bound of {}, after {} moves",
+                        growth.what,
+                        growth.size,
+                        growth.bound,
+                        path.moves.len()
+                    ),
+                    Ok(path.clone()),
+                    None,
+                ));
+                break;
+            }
+        }
+        covered.longest = covered.longest.max(path.moves.len() as u64);
+        if game.is_over() && !failed {
+            seen.end(&game);
+            if let Some(Err(what)) = verify.as_ref().map(|v| v.finish(&game)) {
+                report(Finding::at(
+                    Property::Invariants,
+                    what,
+                    Ok(path.clone()),
+                    None,
+                ));
+            }
+        }
+    }
+    covered
+}
+
+/// The kernel's checks after a step; whether they failed (reported).
+fn check_step(
+    verify: Option<&Verify<'_>>,
+    game: &Game,
+    path: &Path,
+    report: &mut impl FnMut(Finding),
+) -> bool {
+    match verify.map_or(Ok(()), |v| v.after(game)) {
+        Ok(()) => false,
+        Err(what) => {
+            report(Finding::at(
+                Property::Invariants,
+                what,
+                Ok(path.clone()),
+                None,
+            ));
+            true
+        }
+    }
+}
+
+/// The kinds of move a walk avoids: it makes one only when no other is accepted.
+struct Bans {
+    /// By action index (`Table::actions`).
+    actions: Vec<bool>,
+    wait: bool,
+}
+
+impl Bans {
+    fn none(game: &Game) -> Bans {
+        Bans {
+            actions: vec![false; game.table.actions.len()],
+            wait: false,
+        }
+    }
+
+    /// Each kind (each action, and waiting) avoided with even odds.
+    fn random(game: &Game, rng: &mut ChaCha8Rng) -> Bans {
+        Bans {
+            actions: (0..game.table.actions.len())
+                .map(|_| rng.random_bool(0.5))
+                .collect(),
+            wait: rng.random_bool(0.5),
+        }
+    }
+
+    fn action(&self, game: &Game, action: &crate::kernel::Action) -> bool {
+        game.table
+            .action_index(&action.name)
+            .is_some_and(|i| self.actions[i])
+    }
+}
+
+/// Move the items `keep` says yes to to the front, keeping nothing else in order; how many.
+fn partition(items: &mut [usize], keep: impl Fn(&usize) -> bool) -> usize {
+    let mut front = 0;
+    for i in 0..items.len() {
+        if keep(&items[i]) {
+            items.swap(front, i);
+            front += 1;
+        }
+    }
+    front
+}
