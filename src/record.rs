@@ -75,7 +75,10 @@ impl<'a> Recorder<'a> {
             givens.push(format!("the house rule {name} is {value}"));
         }
         for (i, name) in st.players.iter().enumerate() {
-            givens.push(format!("{name} holds {}", hand_text(game, Seat(i as u8))));
+            // A hand the deal left empty is empty on replay too: the language has no Given for it.
+            if !st.hand(Seat(i as u8)).is_empty() {
+                givens.push(format!("{name} holds {}", hand_text(game, Seat(i as u8))));
+            }
         }
         if let Some(discard) = table.discard_pile {
             let cards = st.pile(discard);
@@ -230,11 +233,9 @@ pub struct RecordMark {
 
 /// A hand as the scenario language writes it: faces by slot, `_` for an empty slot.
 fn hand_text(game: &Game, seat: Seat) -> String {
-    let hand = game.state.hand(seat);
-    if hand.is_empty() {
-        return "no cards".to_string();
-    }
-    hand.iter()
+    game.state
+        .hand(seat)
+        .iter()
         .map(|c| c.map_or("_".to_string(), |c| game.state.face(c).to_string()))
         .collect::<Vec<_>>()
         .join(", ")

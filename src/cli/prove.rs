@@ -1,7 +1,7 @@
 //! `deckspec prove`: the arguments, the report printed (or as JSON), and each violation's path
 //! written as a scenario file that replays it.
 
-use super::simulate::parse_house_rule;
+use super::simulate::house_rules;
 use super::{EXIT_BROKEN, EXIT_FAILED, EXIT_OK, render};
 use crate::prove::{Property, Prove, Reach, Report, Setup, Verdict, Walks};
 use crate::script::Variant;
@@ -24,7 +24,7 @@ pub struct ProveArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// States found per deal, at most, breadth first.
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=50_000_000))]
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=2_000_000))]
     pub max_states: u64,
     /// Moves from the deal, at most, breadth first.
     #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..))]
@@ -57,28 +57,20 @@ pub struct ProveArgs {
 }
 
 pub(super) fn prove(args: ProveArgs) -> i32 {
-    let house = match args
-        .house_rules
-        .iter()
-        .map(|h| parse_house_rule(h))
-        .collect::<Result<Vec<_>, String>>()
-    {
-        Ok(house) => house,
+    let (house, house_text) = match house_rules(&args.house_rules) {
+        Ok(both) => both,
         Err(e) => {
             errln!("error: {e}");
             return EXIT_BROKEN;
         }
     };
-    let house_text: Vec<(String, String)> = args
-        .house_rules
-        .iter()
-        .filter_map(|h| {
-            h.split_once('=')
-                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
-        })
-        .collect();
     let Some(last_seed) = args.seed.checked_add(args.deals - 1) else {
-        errln!("error: --seed {} with --deals {} needs seeds past {}", args.seed, args.deals, u64::MAX);
+        errln!(
+            "error: --seed {} with --deals {} needs seeds past {}",
+            args.seed,
+            args.deals,
+            u64::MAX
+        );
         return EXIT_BROKEN;
     };
     let jobs = args.jobs.map_or_else(
@@ -231,7 +223,7 @@ fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -257,6 +249,11 @@ fn text(report: &Report, seconds: f64, files: &[Written]) -> String {
             }
         ));
         out.push_str(&format!(
+            "    {} distinct states/s and {} moves/s a core, breadth first\n",
+            count((s.states as f64 / s.bfs_seconds.max(1e-9)) as u64),
+            count((s.transitions as f64 / s.bfs_seconds.max(1e-9)) as u64),
+        ));
+        out.push_str(&format!(
             "    walked {} games: {} moves, the longest {}; {} stopped at the step limit; {} games ended\n",
             count(s.walks),
             count(s.walk_steps),
@@ -265,15 +262,18 @@ fn text(report: &Report, seconds: f64, files: &[Written]) -> String {
             count(s.ends)
         ));
         for v in &s.verdicts {
-            failed += verdict_text(&mut out, v, files.iter().find(|w| w.setup == Some(i) && w.property == v.property));
+            failed += verdict_text(
+                &mut out,
+                v,
+                files
+                    .iter()
+                    .find(|w| w.setup == Some(i) && w.property == v.property),
+            );
         }
     }
+    out.push_str("  every configuration\n");
     failed += verdict_text(&mut out, &report.used, None);
-    out.push_str(&format!(
-        "  {:.1} s, {} states/s explored\n",
-        seconds,
-        count((report.explored() as f64 / seconds.max(1e-9)) as u64)
-    ));
+    out.push_str(&format!("  {seconds:.1} s\n"));
     out.push_str(&match failed {
         0 => "  every property held".to_string(),
         1 => "  1 property violated".to_string(),
@@ -286,11 +286,19 @@ fn text(report: &Report, seconds: f64, files: &[Written]) -> String {
 fn verdict_text(out: &mut String, v: &Verdict, file: Option<&Written>) -> usize {
     match &v.finding {
         None => {
-            out.push_str(&format!("    ok    {:<12} {}\n", v.property.id(), v.property.claim()));
+            out.push_str(&format!(
+                "    ok    {:<12} {}\n",
+                v.property.id(),
+                v.property.claim()
+            ));
             0
         }
         Some(f) => {
-            out.push_str(&format!("    FAIL  {:<12} {}\n", v.property.id(), f.message));
+            out.push_str(&format!(
+                "    FAIL  {:<12} {}\n",
+                v.property.id(),
+                f.message
+            ));
             if let Some(w) = file {
                 let moves = f.path.as_ref().map_or(0, |p| p.moves.len());
                 out.push_str(&format!(
@@ -327,7 +335,9 @@ fn json(report: &Report, seconds: f64, files: &[Written]) -> serde_json::Value {
                 .verdicts
                 .iter()
                 .map(|v| {
-                    let file = files.iter().find(|w| w.setup == Some(i) && w.property == v.property);
+                    let file = files
+                        .iter()
+                        .find(|w| w.setup == Some(i) && w.property == v.property);
                     (v.property.id().to_string(), verdict_json(v, file))
                 })
                 .collect();
@@ -346,6 +356,9 @@ fn json(report: &Report, seconds: f64, files: &[Written]) -> serde_json::Value {
                 "transitions": s.transitions,
                 "depth": s.depth,
                 "complete": s.complete,
+                "bfs_seconds": s.bfs_seconds,
+                "states_per_second": s.states as f64 / s.bfs_seconds.max(1e-9),
+                "moves_per_second": s.transitions as f64 / s.bfs_seconds.max(1e-9),
                 "walks": s.walks,
                 "walk_steps": s.walk_steps,
                 "unended_walks": s.unended_walks,
@@ -360,7 +373,6 @@ fn json(report: &Report, seconds: f64, files: &[Written]) -> serde_json::Value {
         "configurations": setups,
         "used": verdict_json(&report.used, None),
         "seconds": seconds,
-        "states_per_second": report.explored() as f64 / seconds.max(1e-9),
         "holds": report.holds(),
     })
 }

@@ -65,6 +65,26 @@ pub struct SimulateArgs {
     pub compare_engines: bool,
 }
 
+/// Every `--house-rule name=value`: as the kernel takes them, and as written (for a scenario's
+/// Givens).
+pub(super) type HouseRules = (Vec<(String, crate::kernel::Value)>, Vec<(String, String)>);
+
+/// The `--house-rule` options, read (`parse_house_rule`) and as written.
+pub(super) fn house_rules(texts: &[String]) -> Result<HouseRules, String> {
+    let house = texts
+        .iter()
+        .map(|h| parse_house_rule(h))
+        .collect::<Result<Vec<_>, String>>()?;
+    let written = texts
+        .iter()
+        .filter_map(|h| {
+            h.split_once('=')
+                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        })
+        .collect();
+    Ok((house, written))
+}
+
 /// `name=value`, the value read as YAML (`true`, `3`, `[0, 1]`, a word).
 pub(super) fn parse_house_rule(text: &str) -> Result<(String, crate::kernel::Value), String> {
     let (name, value) = text
@@ -159,19 +179,7 @@ fn plan<'a>(args: &SimulateArgs, variant: &'a Variant) -> Result<Study<'a>, Stri
         ));
     }
     let seats = seating(args, variant)?;
-    let house = args
-        .house_rules
-        .iter()
-        .map(|h| parse_house_rule(h))
-        .collect::<Result<Vec<_>, String>>()?;
-    let house_text = args
-        .house_rules
-        .iter()
-        .filter_map(|h| {
-            h.split_once('=')
-                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
-        })
-        .collect();
+    let (house, house_text) = house_rules(&args.house_rules)?;
     Ok(Study {
         variant,
         seats,

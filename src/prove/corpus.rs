@@ -42,7 +42,11 @@ impl Corpus {
         let mut new = self.features.insert(h.finish());
         // Each variable's size, by powers of two: a walk that grew one further than any before
         // is kept, so that growth without bound is followed.
-        let vars = game.state.game_vars.iter().chain(game.state.player_vars.iter().flat_map(|v| v.iter()));
+        let vars = game
+            .state
+            .game_vars
+            .iter()
+            .chain(game.state.player_vars.iter().flat_map(|v| v.iter()));
         for (i, value) in vars.enumerate() {
             let mut h = keys.build_hasher();
             h.write_usize(i);

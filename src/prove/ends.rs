@@ -49,3 +49,51 @@ pub(super) fn first_trap(graph: &Graph) -> Option<(usize, usize)> {
         .position(|&b| !b)
         .map(|first| (first, trapped))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::explore::{Graph, Node, ROOT, WAIT};
+    use super::first_trap;
+
+    /// A graph of `edges` (each state's successors); `over` states end the game; states from
+    /// `expanded` on were not explored.
+    fn graph(edges: &[&[u32]], over: &[usize], expanded: usize) -> Graph {
+        let mut offsets = vec![0];
+        let mut succ = Vec::new();
+        for e in &edges[..expanded] {
+            succ.extend_from_slice(e);
+            offsets.push(succ.len() as u32);
+        }
+        Graph {
+            nodes: (0..edges.len())
+                .map(|i| Node {
+                    parent: if i == 0 { ROOT } else { 0 },
+                    via: WAIT,
+                    depth: u32::from(i > 0),
+                    over: over.contains(&i),
+                })
+                .collect(),
+            offsets,
+            succ,
+            expanded,
+            transitions: 0,
+        }
+    }
+
+    #[test]
+    fn a_closed_loop_with_no_end_is_a_trap_and_a_loop_with_an_exit_is_not() {
+        // 0 → 1 ⇄ 2 (no way out), 0 → 3 (over).
+        let trapped = graph(&[&[1, 3], &[2], &[1], &[]], &[3], 4);
+        assert_eq!(first_trap(&trapped), Some((1, 2)));
+        // 0 → 1 ⇄ 2, 2 → 3 (over): every state can end.
+        let open = graph(&[&[1], &[2], &[1, 3], &[]], &[3], 4);
+        assert_eq!(first_trap(&open), None);
+    }
+
+    #[test]
+    fn a_state_left_unexplored_may_still_end() {
+        // 0 → 1 ⇄ 2, 2 → 3, where 3 was found but not explored: not a trap.
+        let partial = graph(&[&[1], &[2], &[1, 3], &[]], &[], 3);
+        assert_eq!(first_trap(&partial), None);
+    }
+}

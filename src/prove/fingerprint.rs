@@ -118,3 +118,64 @@ fn hash_value(h: &mut impl Hasher, value: &Value) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::fingerprint;
+    use crate::kernel::{Game, Timer};
+
+    fn game() -> Game {
+        let variant = crate::script::Variant::load_named(std::path::Path::new("rules"), "recall")
+            .expect("recall loads");
+        let mut game = Game::new(
+            variant.table().clone(),
+            vec!["a".into(), "b".into()],
+            7,
+            &[],
+        )
+        .expect("a game");
+        game.start(&variant).expect("the deal");
+        game
+    }
+
+    #[test]
+    fn the_clock_counts_only_as_the_time_timers_have_left() {
+        let game = game();
+        let mut later = game.state.clone();
+        later.clock += 5_000;
+        for t in &mut later.timers {
+            t.deadline += 5_000;
+            t.seq += 3;
+        }
+        assert!(!game.state.timers.is_empty(), "recall's deal sets a timer");
+        assert_eq!(fingerprint(&game.state), fingerprint(&later));
+        let mut sooner = game.state.clone();
+        sooner.clock += 1;
+        assert_ne!(fingerprint(&game.state), fingerprint(&sooner));
+    }
+
+    #[test]
+    fn public_ids_and_names_do_not_count_but_places_and_knowledge_do() {
+        let game = game();
+        let mut renamed = game.state.clone();
+        for card in &mut renamed.cards {
+            card.public_id ^= 0x55;
+        }
+        renamed.players = std::sync::Arc::new(vec!["x".into(), "y".into()]);
+        assert_eq!(fingerprint(&game.state), fingerprint(&renamed));
+        let mut known = game.state.clone();
+        known.cards[0].known_by ^= 1;
+        assert_ne!(fingerprint(&game.state), fingerprint(&known));
+        let mut swapped = game.state.clone();
+        swapped.hands[0].swap(0, 1);
+        assert_ne!(fingerprint(&game.state), fingerprint(&swapped));
+        let mut timer = game.state.clone();
+        timer.timers.push(Timer {
+            name: "draw".into(),
+            deadline: timer.clock + 10,
+            seat: None,
+            seq: 99,
+        });
+        assert_ne!(fingerprint(&game.state), fingerprint(&timer));
+    }
+}

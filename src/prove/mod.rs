@@ -177,6 +177,8 @@ pub struct SetupReport {
     pub depth: u32,
     /// Whether every deal's reachable states were all explored.
     pub complete: bool,
+    /// Time breadth-first exploration took, added over the threads, in seconds.
+    pub bfs_seconds: f64,
     /// Random walks made.
     pub walks: u64,
     /// Moves the walks made.
@@ -238,6 +240,8 @@ struct DealResult {
     transitions: u64,
     depth: u32,
     complete: bool,
+    /// Time the breadth-first exploration took on its thread, in seconds.
+    bfs_seconds: f64,
     covered: walk::Covered,
 }
 
@@ -328,9 +332,13 @@ fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResu
         transitions: 0,
         depth: 0,
         complete: false,
+        bfs_seconds: 0.0,
         covered: walk::Covered::default(),
     };
-    match explore::explore(&space, config.reach, config.bound, &mut seen, &mut findings) {
+    let started = std::time::Instant::now();
+    let explored = explore::explore(&space, config.reach, config.bound, &mut seen, &mut findings);
+    result.bfs_seconds = started.elapsed().as_secs_f64();
+    match explored {
         Ok(graph) => {
             if let Some((trap, trapped)) = ends::first_trap(&graph) {
                 findings.push(Finding::at(
@@ -378,6 +386,7 @@ fn summarize(
         transitions: 0,
         depth: 0,
         complete: true,
+        bfs_seconds: 0.0,
         walks: 0,
         walk_steps: 0,
         unended_walks: 0,
@@ -394,6 +403,7 @@ fn summarize(
         report.transitions += r.transitions;
         report.depth = report.depth.max(r.depth);
         report.complete &= r.complete;
+        report.bfs_seconds += r.bfs_seconds;
         report.walks += r.covered.walks;
         report.walk_steps += r.covered.steps;
         report.unended_walks += r.covered.unended;
@@ -483,7 +493,12 @@ fn length(f: &Finding) -> usize {
 }
 
 /// A finding's path played again and written as a scenario that replays it, with `title`.
-pub fn scenario(variant: &Variant, setup: &Setup, finding: &Finding, title: &str) -> Option<String> {
+pub fn scenario(
+    variant: &Variant,
+    setup: &Setup,
+    finding: &Finding,
+    title: &str,
+) -> Option<String> {
     let path = finding.path.as_ref()?;
     let space = Space {
         variant,

@@ -54,8 +54,14 @@ pub(super) fn walk(
         let mut rng = ChaCha8Rng::seed_from_u64(space.seed ^ (u64::from(w) << 32) ^ 0x0a11_0f17);
         let setup = space.setup;
         // One walk in four has every step checked (the checks cost more than the step).
-        let verify = (w % 4 == 0)
-            .then(|| Verify::new(space.variant, space.seed, names(setup.players), &setup.house));
+        let verify = (w % 4 == 0).then(|| {
+            Verify::new(
+                space.variant,
+                space.seed,
+                names(setup.players),
+                &setup.house,
+            )
+        });
         let rules: &dyn Rules = match &verify {
             Some(v) => v,
             None => space.variant,
@@ -141,7 +147,11 @@ pub(super) fn walk(
             });
             let mut moved = false;
             for tried in 0..order.len() {
-                let end = if tried < preferred { preferred } else { order.len() };
+                let end = if tried < preferred {
+                    preferred
+                } else {
+                    order.len()
+                };
                 let pick = rng.random_range(tried..end);
                 order.swap(tried, pick);
                 let mv = match candidates.get(order[tried]) {

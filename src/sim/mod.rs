@@ -20,8 +20,8 @@ pub use merge::{MergeError, check_counts, merge};
 pub use play::{play, play_random, play_seated, record_game};
 pub use shards::{Shard, ShardRange, Shards};
 pub use study::{MAX_JOBS, Study, on_script_thread};
-pub use verify::Verify;
 pub use summary::{REFUSAL_WARNING_SHARE, Rate, SeededRefusal, StudyId, Summary};
+pub use verify::Verify;
 
 use crate::kernel::RuleError;
 

@@ -18,5 +18,6 @@ mod mutate;
 mod play;
 #[cfg(feature = "play")]
 mod play_terminal;
+mod prove;
 mod record;
 mod report;

@@ -96,13 +96,20 @@ const MAX_PROVE_CONFIGS: usize = 64;
 
 /// `prove:`, checked: each player count in the variant's range, each house rule the variant's
 /// and of its type and range.
-pub fn prove_configs(src: &str, file: &VariantFile, table: &Table) -> Result<Vec<ProveConfig>, ConfigProblem> {
+pub fn prove_configs(
+    src: &str,
+    file: &VariantFile,
+    table: &Table,
+) -> Result<Vec<ProveConfig>, ConfigProblem> {
     if file.prove.len() > MAX_PROVE_CONFIGS {
         return Err(problem(
             src,
             &["prove"],
             None,
-            format!("prove lists at most {MAX_PROVE_CONFIGS} configurations, not {}", file.prove.len()),
+            format!(
+                "prove lists at most {MAX_PROVE_CONFIGS} configurations, not {}",
+                file.prove.len()
+            ),
         ));
     }
     let mut configs = Vec::with_capacity(file.prove.len());
