@@ -242,15 +242,15 @@ impl Found {
         if std::mem::replace(&mut self.growth, true) {
             return;
         }
-        findings.push(Finding::at(
-            Property::Bounded,
-            format!(
-                "{} holds {} values, past its bound of {}, after {} moves",
-                growth.what, growth.size, growth.bound, graph.nodes[id].depth
-            ),
-            path_to(space, graph, id),
-            None,
-        ));
+        let path = path_to(space, graph, id);
+        let message = match &path {
+            Ok(path) => growth.message(path),
+            Err(_) => growth.message(&Path {
+                seed: space.seed,
+                moves: Vec::new(),
+            }),
+        };
+        findings.push(Finding::at(Property::Bounded, message, path, None));
     }
 
     fn fault(

@@ -2,6 +2,7 @@
 //! counted at every depth), each hand's slots, the running timers. A size past its bound is
 //! reported as growing, with the path that grew it.
 
+use super::space::{Move, Path};
 use crate::kernel::{Game, Value};
 
 /// Something that grew past its bound, and how big it was.
@@ -11,6 +12,47 @@ pub(super) struct Growth {
     pub(super) what: String,
     pub(super) size: usize,
     pub(super) bound: usize,
+}
+
+impl Growth {
+    /// What grew, how far, after how many moves, and which moves made the last quarter of the
+    /// way (the loop that grew it, most often).
+    pub(super) fn message(&self, path: &Path) -> String {
+        let n = path.moves.len();
+        let mut text = format!(
+            "{} holds {} values, past its bound of {}, after {n} moves",
+            self.what, self.size, self.bound
+        );
+        let last = &path.moves[n - n / 4..];
+        let mut kinds: Vec<(String, usize)> = Vec::new();
+        for mv in last {
+            let kind = match mv {
+                Move::Act(action) => action.name.to_string(),
+                Move::Wait => "time passing".to_string(),
+            };
+            match kinds.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, count)) => *count += 1,
+                None => kinds.push((kind, 1)),
+            }
+        }
+        kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        if !kinds.is_empty() {
+            let made: Vec<String> = kinds
+                .iter()
+                .take(3)
+                .map(|(kind, count)| format!("{count} {kind}"))
+                .collect();
+            text.push_str(&format!(
+                "; the last {} moves: {}",
+                last.len(),
+                made.join(", ")
+            ));
+            if kinds.len() > 3 {
+                text.push_str(", …");
+            }
+        }
+        text
+    }
 }
 
 /// The bounds a configuration's states are held to.

@@ -203,13 +203,7 @@ pub(super) fn walk(
             if let Some(growth) = bounds.passed(&game) {
                 report(Finding::at(
                     Property::Bounded,
-                    format!(
-                        "{} holds {} values, past its bound of {}, after {} moves",
-                        growth.what,
-                        growth.size,
-                        growth.bound,
-                        path.moves.len()
-                    ),
+                    growth.message(&path),
                     Ok(path.clone()),
                     None,
                 ));

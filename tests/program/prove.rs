@@ -81,7 +81,7 @@ fn the_text_report_names_each_property_and_where_its_scenario_is() {
         "prove growing",
         "ok    can-end",
         "ok    no-deadlock",
-        "FAIL  bounded      game variable marks holds 209 values, past its bound of 208, after 208 moves",
+        "FAIL  bounded      game variable marks holds 209 values, past its bound of 208, after 208 moves; the last 52 moves: 52 mark",
         "ok    invariants",
         "ok    seats-win",
         "ok    used",
