@@ -11,8 +11,7 @@ use std::time::Instant;
 /// The arguments of `deckspec prove`.
 #[derive(clap::Args, Debug)]
 pub struct ProveArgs {
-    /// The variants to explore.
-    #[arg(required = true)]
+    /// The variants to explore (default: every variant of the rules folder).
     pub variants: Vec<String>,
     /// Players per game (default: the variant's fewest).
     #[arg(long)]
@@ -77,9 +76,17 @@ pub(super) fn prove(args: ProveArgs) -> i32 {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
     );
+    let variants = match args.variants.is_empty() {
+        true => crate::script::variant_names(&args.rules),
+        false => args.variants.clone(),
+    };
+    if variants.is_empty() {
+        errln!("error: {} holds no variant", args.rules.display());
+        return EXIT_BROKEN;
+    }
     let mut reports = Vec::new();
     let mut written = Vec::new();
-    for name in &args.variants {
+    for name in &variants {
         let variant = match Variant::load_named(&args.rules, name) {
             Ok(v) => v,
             Err(e) => {

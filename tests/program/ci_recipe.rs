@@ -2,7 +2,8 @@
 //! repository") works: a temporary repository holding only `rules/` and `spec-tests/` (one
 //! bundled variant, found in `rules/`: the smallest that extends no other), and every `run:`
 //! step after the install step, run there in order with the built binary in place of the
-//! installed `deckspec`, succeeds and leaves `report.xml` and `lcov.info`.
+//! installed `deckspec`, succeeds (`prove` included: the variant holds every property) and leaves
+//! `report.xml` and `lcov.info`.
 
 use crate::common::files;
 
@@ -148,6 +149,7 @@ fn the_workflow_runs_in_a_rules_only_repository() {
         "deckspec test --junit report.xml",
         "deckspec mutate --ratchet",
         "deckspec coverage --ratchet --lcov lcov.info",
+        "deckspec prove",
     ] {
         assert!(
             commands.iter().any(|c| c.contains(command)),

@@ -111,6 +111,10 @@ fn bad_arguments_are_refused_before_anything_is_explored() {
         ),
         (&["prove", "no_such_variant"][..], "no_such_variant"),
         (&["prove", "recall", "--deals", "0"][..], "--deals"),
+        (
+            &["prove", "--rules", "tests/prove/no_such_folder"][..],
+            "holds no variant",
+        ),
     ] {
         let run = deckspec(args);
         assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
