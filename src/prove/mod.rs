@@ -213,11 +213,6 @@ impl Report {
                 .iter()
                 .all(|s| s.verdicts.iter().all(|v| v.finding.is_none()))
     }
-
-    /// States whose moves were all tried, over every configuration.
-    pub fn explored(&self) -> u64 {
-        self.setups.iter().map(|s| s.explored).sum()
-    }
 }
 
 /// Why `prove` could not run.
@@ -322,8 +317,6 @@ fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResu
         setup,
         seed,
     };
-    let mut seen = Seen::new(variant);
-    let mut findings = Vec::new();
     let mut result = DealResult {
         seen: Seen::new(variant),
         findings: Vec::new(),
@@ -336,12 +329,18 @@ fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResu
         covered: walk::Covered::default(),
     };
     let started = std::time::Instant::now();
-    let explored = explore::explore(&space, config.reach, config.bound, &mut seen, &mut findings);
+    let explored = explore::explore(
+        &space,
+        config.reach,
+        config.bound,
+        &mut result.seen,
+        &mut result.findings,
+    );
     result.bfs_seconds = started.elapsed().as_secs_f64();
     match explored {
         Ok(graph) => {
             if let Some((trap, trapped)) = ends::first_trap(&graph) {
-                findings.push(Finding::at(
+                result.findings.push(Finding::at(
                     Property::CanEnd,
                     format!(
                         "from this state no moves end the game: it and {} other explored states lead only to each other",
@@ -357,15 +356,19 @@ fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResu
             result.depth = graph.depth();
             result.complete = graph.complete();
         }
-        Err(e) => findings.push(Finding::new(
+        Err(e) => result.findings.push(Finding::new(
             Property::Invariants,
             format!("the deal fails: {e}"),
             seed,
         )),
     }
-    result.covered = walk::walk(&space, config.walks, config.bound, &mut seen, &mut findings);
-    result.seen = seen;
-    result.findings = findings;
+    result.covered = walk::walk(
+        &space,
+        config.walks,
+        config.bound,
+        &mut result.seen,
+        &mut result.findings,
+    );
     result
 }
 

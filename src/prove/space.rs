@@ -156,7 +156,7 @@ impl Seen {
             *entered = true;
         }
         for event in &game.log {
-            if let Some(i) = game.table.events.iter().position(|e| *e == event.name) {
+            if let Some(i) = game.table.event_index(&event.name) {
                 self.events[i] = true;
             }
         }
