@@ -74,6 +74,10 @@ impl<'a> Recorder<'a> {
         for (name, value) in house_rules {
             givens.push(format!("the house rule {name} is {value}"));
         }
+        if let Some(cards) = &table.deck.cards {
+            let cards: Vec<String> = cards.iter().map(|f| f.to_string()).collect();
+            givens.push(format!("the deck is {}", cards.join(", ")));
+        }
         for (i, name) in st.players.iter().enumerate() {
             // A hand the deal left empty is empty on replay too: the language has no Given for it.
             if !st.hand(Seat(i as u8)).is_empty() {

@@ -275,6 +275,14 @@ Feature: Refused actions
       And bob holds 4H, 6D, 2S, 8H
       And the discard pile is 4S
 
+    @rule:CAM-TURN-5
+    Scenario: a slot number below 0 is refused, as a client's mistake, not a fault
+      Given the discard pile is 4S
+      When bob does snap -1
+      Then the action is rejected with "slot -1 is negative"
+      And bob holds 4H, 6D, 2S, 8H
+      And the discard pile is 4S
+
   Rule: a snap needs a top card and a card of the snapper's own hand
 
     @rule:CAM-SNAP-7

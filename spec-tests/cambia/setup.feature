@@ -41,6 +41,25 @@ Feature: Deck, deal and the first turn
     And cat holds ?, ?, ?, ?
     And the draw pile has 42 cards
 
+  @rule:CAM-DEAL-8
+  Scenario: with hand_size 2 each player is dealt two cards, into slots 0 and 1
+    Given a cambia game with players ann, bob
+    And the house rule hand_size is 2
+    Then ann holds ?, ?
+    And bob holds 2 cards
+    And the draw pile has 50 cards
+    And ann knows ann's slot 1
+
+  @rule:CAM-DEAL-8 @rule:CAM-VAL-3
+  Scenario: a reduced deck deals only its own cards
+    Given a cambia game with players ann, bob
+    And the house rule hand_size is 2
+    And the deck is AS, 7H, 9C, JD, KS, KH
+    And ann holds KH, 7H
+    Then the draw pile has 2 cards
+    And ann's score is 6
+    And bob holds 2 cards
+
   @rule:CAM-DEAL-2
   Scenario: each player knows slots 0 and 1 of their own hand and nothing else
     Given a cambia game with players ann, bob

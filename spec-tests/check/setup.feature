@@ -22,6 +22,24 @@ Feature: Deck, deal and the first turn
     And dan holds 4 cards
     And the draw pile has 36 cards
 
+  @rule:CHK-DEAL-7
+  Scenario: with hand_size 3 each player is dealt three cards, into slots 0 to 2
+    Given a check game with players ann, bob
+    And the house rule hand_size is 3
+    Then ann holds ?, ?, ?
+    And bob holds 3 cards
+    And the draw pile has 46 cards
+    And ann knows ann's slot 2
+
+  @rule:CHK-DEAL-7
+  Scenario: a reduced deck deals only its own cards
+    Given a check game with players ann, bob
+    And the house rule hand_size is 2
+    And the deck is AH, 5C, 9D, QS, KC, 2D
+    And ann holds AH, 5C
+    Then the draw pile has 2 cards
+    And ann's score is 4
+
   @rule:CHK-DEAL-2
   Scenario: each player knows the bottom row of their own grid and nothing else
     Given a check game with players ann, bob

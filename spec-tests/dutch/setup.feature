@@ -17,6 +17,14 @@ Feature: Deck, deal, initial peek and collection mode
       And the phase is initial_peek
 
     @rule:DUT-BASE-1
+    Scenario: with hand_size 3, as in Recall, each player is dealt three cards
+      Given a dutch game with players ann, bob
+      And the house rule hand_size is 3
+      Then ann holds ?, ?, ?
+      And bob holds 3 cards
+      And the draw pile has 48 cards
+
+    @rule:DUT-BASE-1
     Scenario: three players leave 42 cards in the draw pile
       Given a dutch game with players ann, bob, cat
       Then ann holds 4 cards

@@ -77,6 +77,19 @@ Feature: Points and scoring
         | hand                     | score |
         | 5S, 9D, QC, 5H, 9C, QD   | 0     |
 
+    @rule:GOLF-SCORE-2 @rule:GOLF-DEAL-4
+    Scenario Outline: with two columns, a column is a top slot and the slot two further on
+      Given a golf game with players ann, bob
+      And the house rule columns is 2
+      And ann holds <hand>
+      Then ann's score is <score>
+
+      Examples:
+        | hand            | score |
+        | 5S, 7H, 5D, 9C  | 16    |
+        | 5S, 7H, 9D, 7C  | 14    |
+        | 5S, 5H, 9D, 7C  | 26    |
+
     @rule:GOLF-SCORE-2
     Scenario: a pair of 2s scores 0, not -4
       Given a golf game with players ann, bob

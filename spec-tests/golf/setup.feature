@@ -21,6 +21,24 @@ Feature: Players, deck, deal and the initial flips
       And fay holds 6 cards
       And the draw pile has 15 cards
 
+    @rule:GOLF-DEAL-4
+    Scenario: with two columns each player is dealt four cards
+      Given a golf game with players ann, bob
+      And the house rule columns is 2
+      Then ann holds ?, ?, ?, ?
+      And bob holds 4 cards
+      And the draw pile has 43 cards
+
+    @rule:GOLF-DEAL-4
+    Scenario: a reduced deck deals only its own cards
+      Given a golf game with players ann, bob
+      And the house rule columns is 1
+      And the deck is AS, 2H, 5C, 5D, 9S, KH, QD
+      And ann holds 5C, 9S
+      And bob holds AS, KH
+      Then the draw pile has 2 cards
+      And the discard pile has 1 card
+
     @rule:GOLF-DECK-2
     Scenario: with jokers the stock holds two more cards
       Given a golf game with players ann, bob
@@ -146,6 +164,21 @@ Feature: Players, deck, deal and the initial flips
       And the phase is initial_flip
       When ann does flip_initial slot 4
       Then the action is rejected with "you have turned up all your initial cards"
+
+    @rule:GOLF-SETUP-8 @rule:GOLF-DEAL-4
+    Scenario: a layout smaller than initial_flips is turned up whole, and the turns begin
+      Given a golf game with players ann, bob
+      And the house rule columns is 1
+      And the house rule initial_flips is 3
+      And ann did flip_initial slot 0
+      And ann did flip_initial slot 1
+      When bob does flip_initial slot 1
+      Then the phase is initial_flip
+      When bob does flip_initial slot 0
+      Then the phase is awaiting_draw
+      And everyone sees game_player_turn 1 time
+      When ann does flip_initial slot 0
+      Then the action is rejected with "the initial flips are over"
 
     @rule:GOLF-SETUP-2
     Scenario: a third initial flip is refused

@@ -23,6 +23,27 @@ Feature: Deck, points and the deal
       And dan holds 4 cards
       And the draw pile has 38 cards
 
+    @rule:REC-DEAL-4
+    Scenario: with hand_size 2 each player is dealt two cards, into slots 0 and 1
+      Given a recall game with players ann, bob
+      And the house rule hand_size is 2
+      Then ann holds ?, ?
+      And bob holds 2 cards
+      And the draw pile has 50 cards
+      And the phase is initial_peek
+
+    @rule:REC-DEAL-4
+    Scenario: a reduced deck deals only its own cards, and the peek looks at both
+      Given a recall game with players ann, bob
+      And the house rule hand_size is 2
+      And the deck is AS, 7H, 9C, JD, KS, KH
+      And ann holds KH, 7H
+      When ann does initial_peek slot 0 and slot 1
+      Then the draw pile has 2 cards
+      And ann knows KH
+      And ann knows 7H
+      And ann's score is 7
+
     @rule:REC-DECK-1 @rule:REC-PTS-1
     Scenario: a joker can be dealt and is worth nothing
       Given a recall game with players ann, bob

@@ -3,7 +3,7 @@
 
 use super::simulate::house_rules;
 use super::{EXIT_BROKEN, EXIT_FAILED, EXIT_OK, render};
-use crate::prove::{Property, Prove, Reach, Report, Setup, Verdict, Walks};
+use crate::prove::{Chance, Property, Prove, Reach, Report, Setup, Verdict, Walks};
 use crate::script::Variant;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -23,7 +23,7 @@ pub struct ProveArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// States found per deal, at most, breadth first.
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=2_000_000))]
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=crate::script::config::MAX_PROVE_STATES))]
     pub max_states: u64,
     /// Moves from the deal, at most, breadth first.
     #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u32).range(1..))]
@@ -41,6 +41,22 @@ pub struct ProveArgs {
     /// A house rule for every game, `name=value` (repeatable).
     #[arg(long = "house-rule", value_name = "NAME=VALUE")]
     pub house_rules: Vec<String>,
+    /// A reduced deck: the only cards dealt, as `AS,AH,7S,7H,KD` (each suited card once; JK a
+    /// joker, repeatable).
+    #[arg(long, value_name = "CARDS")]
+    pub deck: Option<String>,
+    /// Fail unless every reachable state of every deal is explored (a limit stops none).
+    #[arg(long)]
+    pub exhaustive: bool,
+    /// Count the generator's position in a state: every state is then exactly a game's, and a
+    /// game that reshuffles forever has no end of states (default: a state's later shuffles are
+    /// those of the first way found to it).
+    #[arg(long)]
+    pub exact_chance: bool,
+    /// Tell apart cards the rules cannot (two cards of one rank and points, of different suits
+    /// when the rules do not read suits); by default they are one class.
+    #[arg(long)]
+    pub no_symmetry: bool,
     /// Threads (default: all cores; each explores whole deals).
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=256))]
     pub jobs: Option<u64>,
@@ -72,6 +88,13 @@ pub(super) fn prove(args: ProveArgs) -> i32 {
         );
         return EXIT_BROKEN;
     };
+    let deck = match args.deck.as_deref().map(parse_deck).transpose() {
+        Ok(deck) => deck,
+        Err(e) => {
+            errln!("error: --deck: {e}");
+            return EXIT_BROKEN;
+        }
+    };
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |j| j as usize,
@@ -96,15 +119,22 @@ pub(super) fn prove(args: ProveArgs) -> i32 {
         };
         let fewest = variant.table().players.min.max(2);
         // The command line's configuration, or else the variant's own (`prove:`).
-        let setups = if args.players.is_some() || !house.is_empty() || variant.prove.is_empty() {
+        let own = args.players.is_some() || !house.is_empty() || deck.is_some();
+        let mut setups = if own || variant.prove.is_empty() {
             vec![Setup {
                 players: args.players.unwrap_or(fewest),
                 house: house.clone(),
                 house_text: house_text.clone(),
+                deck: deck.clone(),
+                exhaustive: false,
+                max_states: None,
             }]
         } else {
             variant.prove.clone()
         };
+        for setup in &mut setups {
+            setup.exhaustive |= args.exhaustive;
+        }
         let config = Prove {
             setups,
             seeds: (args.seed..=last_seed).collect(),
@@ -118,6 +148,11 @@ pub(super) fn prove(args: ProveArgs) -> i32 {
             },
             bound: args.bound.map(|b| b as usize),
             jobs,
+            symmetry: !args.no_symmetry,
+            chance: match args.exact_chance {
+                true => Chance::Exact,
+                false => Chance::PerState,
+            },
         };
         for setup in &config.setups {
             if let Err(e) = first_deal(&variant, setup, config.seeds[0]) {
@@ -162,8 +197,18 @@ pub(super) fn prove(args: ProveArgs) -> i32 {
     }
 }
 
-/// The first deal of `setup`, made: bad house rules and player counts fail here, before any
-/// exploration.
+/// A reduced deck as the command line writes it: cards separated by commas or spaces.
+fn parse_deck(text: &str) -> Result<Vec<crate::kernel::Face>, String> {
+    let faces = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse::<crate::kernel::Face>().map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    crate::kernel::reduced_deck(faces).map_err(|e| e.to_string())
+}
+
+/// The first deal of `setup`, made and set up: bad house rules, player counts and decks too
+/// small for the deal fail here, before any exploration.
 fn first_deal(variant: &Variant, setup: &Setup, seed: u64) -> Result<(), String> {
     let table = variant.table();
     if !table.players.contains(setup.players) {
@@ -172,10 +217,23 @@ fn first_deal(variant: &Variant, setup: &Setup, seed: u64) -> Result<(), String>
             setup.players, variant.name, table.players.min, table.players.max
         ));
     }
+    let reduced = match &setup.deck {
+        Some(deck) => {
+            Some(crate::kernel::WithDeck::new(variant, deck.clone()).map_err(|e| e.to_string())?)
+        }
+        None => None,
+    };
+    let rules: &dyn crate::kernel::Rules = match &reduced {
+        Some(r) => r,
+        None => variant,
+    };
     let names: Vec<String> = (0..setup.players).map(|i| format!("p{i}")).collect();
-    crate::kernel::Game::new(table.clone(), names, seed, &setup.house)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    let mut game = crate::kernel::Game::new(rules.table().clone(), names, seed, &setup.house)
+        .map_err(|e| e.to_string())?;
+    game.start(rules).map_err(|e| match &setup.deck {
+        Some(deck) => format!("the deal fails with a deck of {} cards: {e}", deck.len()),
+        None => format!("the deal fails: {e}"),
+    })
 }
 
 /// A violation's scenario file: which configuration (of several), which property.
@@ -219,8 +277,14 @@ fn write_findings(variant: &Variant, report: &Report, out: &Path) -> Result<Vec<
 /// A configuration in words: `2 players, allow_draw_from_discard=true`.
 fn setup_text(setup: &Setup) -> String {
     let mut text = format!("{} players", setup.players);
+    if let Some(deck) = &setup.deck {
+        text.push_str(&format!(", a deck of {} cards", deck.len()));
+    }
     for (name, value) in &setup.house_text {
         text.push_str(&format!(", {name}={value}"));
+    }
+    if setup.exhaustive {
+        text.push_str(", exhaustive");
     }
     text
 }
@@ -256,6 +320,20 @@ fn text(report: &Report, seconds: f64, files: &[Written]) -> String {
             }
         ));
         out.push_str(&format!(
+            "    {} cards in {} classes{}; chance {}\n",
+            s.cards,
+            s.card_classes,
+            if s.card_classes < s.cards {
+                " (cards the rules cannot tell apart are one)"
+            } else {
+                ""
+            },
+            match report.chance {
+                Chance::PerState => "sampled once per state",
+                Chance::Exact => "exact (the generator's position counts)",
+            }
+        ));
+        out.push_str(&format!(
             "    {} distinct states/s and {} moves/s a core, breadth first\n",
             count((s.states as f64 / s.bfs_seconds.max(1e-9)) as u64),
             count((s.transitions as f64 / s.bfs_seconds.max(1e-9)) as u64),
@@ -267,6 +345,11 @@ fn text(report: &Report, seconds: f64, files: &[Written]) -> String {
             count(s.longest_walk),
             count(s.unended_walks),
             count(s.ends)
+        ));
+        out.push_str(&format!(
+            "    tried {} moves no form offers (another player's, out of phase, wrong arguments): {} accepted\n",
+            count(s.hostile),
+            count(s.hostile_accepted)
         ));
         for v in &s.verdicts {
             failed += verdict_text(
@@ -357,6 +440,10 @@ fn json(report: &Report, seconds: f64, files: &[Written]) -> serde_json::Value {
             serde_json::json!({
                 "players": s.setup.players,
                 "house_rules": house,
+                "deck": s.setup.deck.as_ref().map(|d| d.iter().map(|f| f.to_string()).collect::<Vec<_>>()),
+                "exhaustive": s.setup.exhaustive,
+                "cards": s.cards,
+                "card_classes": s.card_classes,
                 "deals": s.deals,
                 "states": s.states,
                 "explored": s.explored,
@@ -370,6 +457,8 @@ fn json(report: &Report, seconds: f64, files: &[Written]) -> serde_json::Value {
                 "walk_steps": s.walk_steps,
                 "unended_walks": s.unended_walks,
                 "longest_walk": s.longest_walk,
+                "hostile_moves": s.hostile,
+                "hostile_accepted": s.hostile_accepted,
                 "ends": s.ends,
                 "properties": verdicts,
             })
@@ -379,6 +468,7 @@ fn json(report: &Report, seconds: f64, files: &[Written]) -> serde_json::Value {
         "variant": report.variant,
         "configurations": setups,
         "used": verdict_json(&report.used, None),
+        "chance": report.chance,
         "seconds": seconds,
         "holds": report.holds(),
     })

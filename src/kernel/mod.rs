@@ -5,6 +5,7 @@
 
 pub mod candidates;
 pub mod card;
+pub mod deck;
 pub mod event;
 pub mod game;
 pub mod limits;
@@ -18,6 +19,7 @@ pub mod view;
 
 pub use candidates::Candidates;
 pub use card::{CardIdx, Face, Rank, Suit};
+pub use deck::{DeckProblem, WithDeck, reduced_deck};
 pub use event::{Audience, CardRef, EventRecord, Key, Payload, idx_key, user_key};
 pub use game::{Action, Arg, Game, NewGameError, RuleError, Rules, SavedGame, SourcePos};
 pub use state::{GameState, Loc, Outcome, StateError, Timer};

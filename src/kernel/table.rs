@@ -314,6 +314,9 @@ pub struct DeckDecl {
     pub jokers: usize,
     /// When set, the jokers are in the deck only while this boolean house rule is true.
     pub jokers_rule: Option<usize>,
+    /// A reduced deck: exactly these cards, in the standard order, instead of the 52 and the
+    /// jokers (`deck::WithDeck`; checked by `deck::reduced_deck`).
+    pub cards: Option<Vec<Face>>,
 }
 
 /// Everything static about a variant that a game needs.
@@ -529,6 +532,9 @@ impl Table {
 
     /// The deck for a game with these house-rule values (indexed like `house_rules`).
     pub fn deck_for(&self, house: &[Value]) -> Vec<Face> {
+        if let Some(cards) = &self.deck.cards {
+            return cards.clone();
+        }
         let jokers = match self.deck.jokers_rule {
             Some(rule) if house.get(rule) != Some(&Value::Bool(true)) => 0,
             _ => self.deck.jokers,

@@ -77,6 +77,8 @@ mod tests {
             succ,
             expanded,
             transitions: 0,
+            cards: 0,
+            card_classes: 0,
         }
     }
 

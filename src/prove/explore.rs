@@ -3,7 +3,6 @@
 //! state keeps the move that first reached it, so the shortest path to it can be played again,
 //! and the states it leads to, so whether it can still end is known (`ends.rs`).
 
-use super::fingerprint::fingerprint;
 use super::measure::{Bounds, Growth};
 use super::space::{Move, Path, Seen, Space};
 use super::{Finding, Property};
@@ -37,6 +36,9 @@ pub(super) struct Graph {
     pub(super) expanded: usize,
     /// Moves accepted (transitions, a state reached again included).
     pub(super) transitions: u64,
+    /// The cards of the deal, and the classes the fingerprint puts them in.
+    pub(super) cards: usize,
+    pub(super) card_classes: usize,
 }
 
 impl Graph {
@@ -75,8 +77,9 @@ pub(super) fn explore(
     seen: &mut Seen,
     findings: &mut Vec<Finding>,
 ) -> Result<Graph, String> {
-    let rules = space.variant;
+    let rules = space.rules;
     let mut game = space.deal_with(rules)?;
+    let prints = space.prints(&game);
     let bounds = Bounds::of(&game, bounds_values);
     seen.state(&mut game);
     let mut graph = Graph {
@@ -90,10 +93,12 @@ pub(super) fn explore(
         succ: Vec::new(),
         expanded: 0,
         transitions: 0,
+        cards: game.state.cards.len(),
+        card_classes: prints.class_count(),
     };
     let mut index: std::collections::HashMap<u64, u32, ahash::RandomState> =
         std::collections::HashMap::default();
-    index.insert(fingerprint(&game.state), 0);
+    index.insert(prints.of(&game.state), 0);
     let mut frontier: VecDeque<Box<GameState>> = VecDeque::new();
     frontier.push_back(Box::new(game.state.clone()));
     let mut candidates = Candidates::default();
@@ -138,7 +143,7 @@ pub(super) fn explore(
                 seen.action(&game, action);
             }
             seen.state(&mut game);
-            let print = fingerprint(&game.state);
+            let print = prints.of(&game.state);
             let next = graph.nodes.len() as u32;
             let child = *index.entry(print).or_insert(next);
             if child == next {
@@ -172,7 +177,7 @@ pub(super) fn path_to(space: &Space<'_>, graph: &Graph, id: usize) -> Result<Pat
         at = node.parent;
     }
     vias.reverse();
-    let rules = space.variant;
+    let rules = space.rules;
     let mut game = space.deal_with(rules)?;
     game.set_keep_events(false);
     let mut candidates = Candidates::default();

@@ -14,11 +14,13 @@ mod corpus;
 mod ends;
 mod explore;
 mod fingerprint;
+mod hostile;
 mod measure;
 mod space;
 mod walk;
 
 pub use explore::Reach;
+pub use fingerprint::Chance;
 pub use space::{Move, Path, Setup};
 pub use walk::Walks;
 
@@ -43,17 +45,20 @@ pub enum Property {
     SeatsWin,
     /// Every declared action is accepted somewhere, every phase entered, every event sent.
     Used,
+    /// Every reachable state of each deal is explored (judged on `exhaustive` configurations).
+    Complete,
 }
 
 impl Property {
     /// Every property, in the order reports list them.
-    pub const ALL: [Property; 6] = [
+    pub const ALL: [Property; 7] = [
         Property::CanEnd,
         Property::NoDeadlock,
         Property::Bounded,
         Property::Invariants,
         Property::SeatsWin,
         Property::Used,
+        Property::Complete,
     ];
 
     /// Its name in reports (`can-end`).
@@ -65,6 +70,7 @@ impl Property {
             Property::Invariants => "invariants",
             Property::SeatsWin => "seats-win",
             Property::Used => "used",
+            Property::Complete => "complete",
         }
     }
 
@@ -77,6 +83,7 @@ impl Property {
             Property::Invariants => "every step keeps the kernel's invariants, without a fault",
             Property::SeatsWin => "every seat can win",
             Property::Used => "every action, phase and event is used",
+            Property::Complete => "every reachable state of every deal is explored",
         }
     }
 }
@@ -149,6 +156,10 @@ pub struct Prove {
     pub bound: Option<usize>,
     /// Threads (each explores whole deals).
     pub jobs: usize,
+    /// Whether cards the rules cannot tell apart count as one class (`fingerprint.rs`).
+    pub symmetry: bool,
+    /// How chance counts in a state.
+    pub chance: Chance,
 }
 
 /// One property's result.
@@ -179,6 +190,11 @@ pub struct SetupReport {
     pub complete: bool,
     /// Time breadth-first exploration took, added over the threads, in seconds.
     pub bfs_seconds: f64,
+    /// The classes the deck's cards fall into, for the fingerprint (as many as cards without
+    /// symmetry).
+    pub card_classes: usize,
+    /// The cards of a deal.
+    pub cards: usize,
     /// Random walks made.
     pub walks: u64,
     /// Moves the walks made.
@@ -187,9 +203,15 @@ pub struct SetupReport {
     pub unended_walks: u64,
     /// The most moves one walk made.
     pub longest_walk: u64,
+    /// Moves no declared form offered that the walks tried (another player's, out of phase,
+    /// with wrong arguments).
+    pub hostile: u64,
+    /// Of those, the moves the rules accepted.
+    pub hostile_accepted: u64,
     /// Games that ended (explored end states and walks).
     pub ends: u64,
-    /// Each property's result but `Used`'s, in `Property::ALL`'s order.
+    /// Each property's result but `Used`'s, in `Property::ALL`'s order (`Complete` only for an
+    /// exhaustive configuration).
     pub verdicts: Vec<Verdict>,
 }
 
@@ -202,6 +224,8 @@ pub struct Report {
     pub setups: Vec<SetupReport>,
     /// Whether every action, phase and event was used in some configuration.
     pub used: Verdict,
+    /// How chance counted in states.
+    pub chance: Chance,
 }
 
 impl Report {
@@ -221,6 +245,9 @@ pub enum ProveError {
     /// A player count outside the variant's range.
     #[error("{0} players: the variant plays with {1} to {2}")]
     Players(usize, usize, usize),
+    /// A configuration's deck is not a deck.
+    #[error("deck: {0}")]
+    Deck(#[from] crate::kernel::DeckProblem),
     /// A thread could not be started.
     #[error("threads: {0}")]
     Threads(String),
@@ -237,6 +264,8 @@ struct DealResult {
     complete: bool,
     /// Time the breadth-first exploration took on its thread, in seconds.
     bfs_seconds: f64,
+    card_classes: usize,
+    cards: usize,
     covered: walk::Covered,
 }
 
@@ -250,6 +279,9 @@ pub fn prove(variant: &Variant, config: &Prove) -> Result<Report, ProveError> {
                 table.players.min,
                 table.players.max,
             ));
+        }
+        if let Some(deck) = &setup.deck {
+            crate::kernel::reduced_deck(deck.clone())?;
         }
     }
     let tasks: Vec<(usize, u64)> = (0..config.setups.len())
@@ -307,15 +339,31 @@ pub fn prove(variant: &Variant, config: &Prove) -> Result<Report, ProveError> {
             property: Property::Used,
             finding: unused(variant, &seen, config),
         },
+        chance: config.chance,
     })
 }
 
 /// Explore and walk one deal.
 fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResult {
+    // Checked by `prove` before any deal.
+    let reduced = setup
+        .deck
+        .as_ref()
+        .and_then(|deck| crate::kernel::WithDeck::new(variant, deck.clone()).ok());
     let space = Space {
         variant,
+        rules: match &reduced {
+            Some(r) => r,
+            None => variant,
+        },
         setup,
         seed,
+        symmetry: config.symmetry,
+        chance: config.chance,
+    };
+    let reach = Reach {
+        max_states: setup.max_states.unwrap_or(config.reach.max_states),
+        ..config.reach
     };
     let mut result = DealResult {
         seen: Seen::new(variant),
@@ -326,12 +374,14 @@ fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResu
         depth: 0,
         complete: false,
         bfs_seconds: 0.0,
+        card_classes: 0,
+        cards: 0,
         covered: walk::Covered::default(),
     };
     let started = std::time::Instant::now();
     let explored = explore::explore(
         &space,
-        config.reach,
+        reach,
         config.bound,
         &mut result.seen,
         &mut result.findings,
@@ -355,6 +405,8 @@ fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResu
             result.transitions = graph.transitions;
             result.depth = graph.depth();
             result.complete = graph.complete();
+            result.card_classes = graph.card_classes;
+            result.cards = graph.cards;
         }
         Err(e) => result.findings.push(Finding::new(
             Property::Invariants,
@@ -390,10 +442,14 @@ fn summarize(
         depth: 0,
         complete: true,
         bfs_seconds: 0.0,
+        card_classes: 0,
+        cards: 0,
         walks: 0,
         walk_steps: 0,
         unended_walks: 0,
         longest_walk: 0,
+        hostile: 0,
+        hostile_accepted: 0,
         ends: 0,
         verdicts: Vec::new(),
     };
@@ -407,10 +463,14 @@ fn summarize(
         report.depth = report.depth.max(r.depth);
         report.complete &= r.complete;
         report.bfs_seconds += r.bfs_seconds;
+        report.card_classes = report.card_classes.max(r.card_classes);
+        report.cards = report.cards.max(r.cards);
         report.walks += r.covered.walks;
         report.walk_steps += r.covered.steps;
         report.unended_walks += r.covered.unended;
         report.longest_walk = report.longest_walk.max(r.covered.longest);
+        report.hostile += r.covered.hostile;
+        report.hostile_accepted += r.covered.hostile_accepted;
         for f in r.findings {
             match findings.iter_mut().find(|g| g.property == f.property) {
                 Some(g) if length(g) > length(&f) => *g = f,
@@ -438,9 +498,19 @@ fn summarize(
             config.seeds.first().copied().unwrap_or(0),
         ));
     }
+    if setup.exhaustive && !report.complete {
+        findings.push(Finding::new(
+            Property::Complete,
+            format!(
+                "the configuration is declared exhaustive, but a limit stopped the exploration at {} states, depth {} (raise max_states, or make the configuration smaller)",
+                report.states, report.depth
+            ),
+            config.seeds.first().copied().unwrap_or(0),
+        ));
+    }
     report.verdicts = Property::ALL
         .iter()
-        .filter(|&&p| p != Property::Used)
+        .filter(|&&p| p != Property::Used && (p != Property::Complete || setup.exhaustive))
         .map(|&property| Verdict {
             property,
             finding: findings.iter().find(|f| f.property == property).cloned(),
@@ -503,10 +573,20 @@ pub fn scenario(
     title: &str,
 ) -> Option<String> {
     let path = finding.path.as_ref()?;
+    let reduced = match &setup.deck {
+        Some(deck) => Some(crate::kernel::WithDeck::new(variant, deck.clone()).ok()?),
+        None => None,
+    };
     let space = Space {
         variant,
+        rules: match &reduced {
+            Some(r) => r,
+            None => variant,
+        },
         setup,
         seed: path.seed,
+        symmetry: true,
+        chance: Chance::PerState,
     };
     let header = format!(
         "deckspec prove: {} does not hold ({}).\n{}",

@@ -1,6 +1,7 @@
 //! One configuration of a variant and one deal: the game at the deal, a move played, what the
 //! exploration has seen, and a path played again and written as a scenario.
 
+use super::fingerprint::{Chance, Prints};
 use crate::kernel::{Action, Game, RuleError, Rules, Seat};
 use crate::record::Recorder;
 use crate::script::Variant;
@@ -30,8 +31,13 @@ pub struct Path {
 /// The games of one configuration dealt from one seed.
 pub(super) struct Space<'a> {
     pub(super) variant: &'a Variant,
+    /// The variant's rules, dealt from the configuration's deck (`WithDeck`) when it has one.
+    pub(super) rules: &'a dyn Rules,
     pub(super) setup: &'a Setup,
     pub(super) seed: u64,
+    /// Whether cards the rules cannot tell apart are one class in fingerprints.
+    pub(super) symmetry: bool,
+    pub(super) chance: Chance,
 }
 
 /// The players' names in explored games (as `simulate` names them).
@@ -40,10 +46,19 @@ pub(super) fn names(players: usize) -> Vec<String> {
 }
 
 impl Space<'_> {
+    /// How this deal's states are fingerprinted: suits count when the rule scripts may read
+    /// them (they call `suit`, `face` or `is_red`).
+    pub(super) fn prints(&self, game: &Game) -> Prints {
+        let suits = ["suit", "face", "is_red"]
+            .iter()
+            .any(|f| self.variant.rules_may_call(f));
+        Prints::new(&game.state, &game.table, self.symmetry, suits, self.chance)
+    }
+
     /// The game right after the deal, played by `rules` (the variant, or a wrapper of it).
     pub(super) fn deal_with(&self, rules: &dyn Rules) -> Result<Game, String> {
         let mut game = Game::new(
-            self.variant.table().clone(),
+            self.rules.table().clone(),
             names(self.setup.players),
             self.seed,
             &self.setup.house,
@@ -75,7 +90,7 @@ impl Space<'_> {
     /// move, when it faults, is left out and named in the header (a scenario cannot replay a
     /// fault), as is anything after it.
     pub(super) fn scenario(&self, moves: &[Move], title: &str, header: &str) -> String {
-        let recorder = Recorder::new(self.variant, &self.setup.house_text);
+        let recorder = Recorder::new(self.rules, &self.setup.house_text);
         let mut game = match self.deal_with(&recorder) {
             Ok(game) => game,
             Err(e) => return format!("# the deal of seed {} fails: {e}\n", self.seed),
@@ -103,7 +118,7 @@ impl Space<'_> {
                 }
             }
         }
-        let scores = scores(self.variant, &mut game);
+        let scores = scores(self.rules, &mut game);
         recorder.finish(&game, title, &header, &scores)
     }
 }

@@ -29,6 +29,9 @@ pub(super) struct Covered {
     /// Walks that reached their step limit with the game still going.
     pub(super) unended: u64,
     pub(super) longest: u64,
+    /// Moves no form offered that the walks tried (`hostile.rs`), and how many were accepted.
+    pub(super) hostile: u64,
+    pub(super) hostile_accepted: u64,
 }
 
 /// Walk the deal of `space` `walks.count` times; findings go to `findings`, each property once.
@@ -54,17 +57,11 @@ pub(super) fn walk(
         let mut rng = ChaCha8Rng::seed_from_u64(space.seed ^ (u64::from(w) << 32) ^ 0x0a11_0f17);
         let setup = space.setup;
         // One walk in four has every step checked (the checks cost more than the step).
-        let verify = (w % 4 == 0).then(|| {
-            Verify::new(
-                space.variant,
-                space.seed,
-                names(setup.players),
-                &setup.house,
-            )
-        });
+        let verify = (w % 4 == 0)
+            .then(|| Verify::new(space.rules, space.seed, names(setup.players), &setup.house));
         let rules: &dyn Rules = match &verify {
             Some(v) => v,
-            None => space.variant,
+            None => space.rules,
         };
         let before = |game: &Game| {
             if let Some(v) = &verify {
@@ -72,7 +69,7 @@ pub(super) fn walk(
             }
         };
         let mut game = match Game::new(
-            space.variant.table().clone(),
+            space.rules.table().clone(),
             names(setup.players),
             space.seed,
             &setup.house,
@@ -146,7 +143,37 @@ pub(super) fn walk(
                 None => !bans.wait,
             });
             let mut moved = false;
+            // One step in four first tries a move no form offers now (hostile.rs).
+            if rng.random_bool(0.25)
+                && let Some(action) = super::hostile::hostile(&game, &mut rng)
+            {
+                covered.hostile += 1;
+                let mv = Move::Act(action);
+                match space.play(&mut game, rules, &mv) {
+                    Ok(false) => {}
+                    Ok(true) => {
+                        if let Move::Act(action) = &mv {
+                            seen.action(&game, action);
+                        }
+                        covered.hostile_accepted += 1;
+                        path.moves.push(mv);
+                        moved = true;
+                    }
+                    Err(fault) => {
+                        report(Finding::at(
+                            Property::Invariants,
+                            format!("the rules fault on a move no form offers: {fault}"),
+                            Ok(path.clone()),
+                            Some(mv),
+                        ));
+                        failed = true;
+                    }
+                }
+            }
             for tried in 0..order.len() {
+                if moved || failed {
+                    break;
+                }
                 let end = if tried < preferred {
                     preferred
                 } else {

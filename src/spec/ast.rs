@@ -367,6 +367,8 @@ pub enum StepBody {
     },
     /// `the draw pile is 5C, 9H` (top first)
     DrawPileIs(Vec<Spanned<Face>>),
+    /// `the deck is AS, AH, 7S, KD`: the game is dealt from these cards only.
+    DeckIs(Vec<Spanned<Face>>),
     /// `the draw pile has 40 cards`
     DrawPileHas(u32),
     /// `the draw pile top is 5C`
@@ -569,7 +571,9 @@ impl StepBody {
             | StepBody::Turn(player)
             | StepBody::BotActs { player }
             | StepBody::Receives { player } => out.push(&mut player.span),
-            StepBody::DrawPileIs(faces) | StepBody::DiscardPileIs(faces) => {
+            StepBody::DrawPileIs(faces)
+            | StepBody::DiscardPileIs(faces)
+            | StepBody::DeckIs(faces) => {
                 out.extend(faces.iter_mut().map(|f| &mut f.span));
             }
             StepBody::Knows { player, target } | StepBody::DoesNotKnow { player, target } => {

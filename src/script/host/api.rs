@@ -573,7 +573,12 @@ pub(crate) fn card_arg(game: &Game, p: Player, arg: &Dynamic) -> R<Dynamic> {
     let (owner, slot) = if let Some(s) = slot {
         (s.seat, s.slot as usize)
     } else if let Some(i) = int_of(arg) {
-        (p.0, slot_index(i)?)
+        // A number is a slot of the player's own hand, as a client sends it: a negative one is
+        // that client's mistake, refused like a slot that holds no card.
+        match usize::try_from(i) {
+            Ok(slot) => (p.0, slot),
+            Err(_) => return refusal(format!("slot {i} is negative: slots count from 0")),
+        }
     } else {
         return refusal(format!("expected a card, not `{arg}`"));
     };

@@ -40,6 +40,27 @@ pub(super) fn engine_functions(engine: &Engine) -> HashSet<String> {
     names
 }
 
+/// Every function name the scripts call (`game.suit(c)` counts as `suit`), and every name a
+/// string literal holds, since `Fn("suit")` and `call` reach a function by its name as text.
+pub(crate) fn called_names<'a>(asts: impl IntoIterator<Item = &'a AST>) -> HashSet<String> {
+    let mut names = HashSet::new();
+    for ast in asts {
+        ast.walk(&mut |nodes: &[ASTNode]| {
+            match nodes.last() {
+                Some(ASTNode::Expr(Expr::FnCall(call, _) | Expr::MethodCall(call, _))) => {
+                    names.insert(call.name.to_string());
+                }
+                Some(ASTNode::Expr(Expr::StringConstant(text, _))) => {
+                    names.insert(text.to_string());
+                }
+                _ => {}
+            }
+            true
+        });
+    }
+    names
+}
+
 /// Calls in `ast` (compiled from `path`) of functions neither in `known` nor defined in
 /// `defined`: one diagnostic per call, at its line and column.
 pub(crate) fn unknown_calls(

@@ -77,6 +77,16 @@ pub struct ProveFile {
     /// House rules that differ from their defaults.
     #[serde(default)]
     pub house_rules: BTreeMap<String, serde_yaml::Value>,
+    /// A reduced deck: the only cards the games are dealt from (`[AS, AH, 7S, …]`).
+    #[serde(default)]
+    pub deck: Option<Vec<String>>,
+    /// Whether every reachable state of each deal must be explored: `prove` fails when a limit
+    /// stops it first.
+    #[serde(default)]
+    pub exhaustive: bool,
+    /// States found per deal, at most, breadth first (instead of the command line's).
+    #[serde(default)]
+    pub max_states: Option<u64>,
 }
 
 /// A configuration `deckspec prove` explores (`prove:` in `variant.yaml`), checked against the
@@ -89,10 +99,20 @@ pub struct ProveConfig {
     pub house: Vec<(String, Value)>,
     /// The same, as written (a scenario's Givens say them so).
     pub house_text: Vec<(String, String)>,
+    /// A reduced deck, checked and in the standard order; `None` for the variant's own.
+    pub deck: Option<Vec<Face>>,
+    /// Whether every reachable state of each deal must be explored.
+    pub exhaustive: bool,
+    /// States found per deal, at most, when the configuration says.
+    pub max_states: Option<usize>,
 }
 
 /// The most configurations `prove:` may list.
 const MAX_PROVE_CONFIGS: usize = 64;
+
+/// The most states per deal a configuration may ask for (a state waiting to be explored takes
+/// about a kilobyte).
+pub const MAX_PROVE_STATES: u64 = 5_000_000;
 
 /// `prove:`, checked: each player count in the variant's range, each house rule the variant's
 /// and of its type and range.
@@ -160,13 +180,46 @@ pub fn prove_configs(
             house_text.push((name.clone(), text));
             house.push((name.clone(), value));
         }
+        let deck = match &config.deck {
+            None => None,
+            Some(cards) => Some(prove_deck(src, cards)?),
+        };
+        let max_states = match config.max_states {
+            Some(n) if n == 0 || n > MAX_PROVE_STATES => {
+                return Err(problem(
+                    src,
+                    &["prove"],
+                    Some(&format!("max_states: {n}")),
+                    format!("prove: max_states is from 1 to {MAX_PROVE_STATES}, not {n}"),
+                ));
+            }
+            n => n.map(|n| n as usize),
+        };
         configs.push(ProveConfig {
             players: config.players,
             house,
             house_text,
+            deck,
+            exhaustive: config.exhaustive,
+            max_states,
         });
     }
     Ok(configs)
+}
+
+/// A configuration's `deck:`, checked: every item a card, each suited card once.
+fn prove_deck(src: &str, cards: &[String]) -> Result<Vec<Face>, ConfigProblem> {
+    let mut faces = Vec::with_capacity(cards.len());
+    for card in cards {
+        let face: Face = card
+            .parse()
+            .map_err(|e: crate::kernel::card::FaceParseError| {
+                problem(src, &["prove"], Some(card), format!("prove: deck: {e}"))
+            })?;
+        faces.push(face);
+    }
+    crate::kernel::reduced_deck(faces)
+        .map_err(|e| problem(src, &["prove"], Some("deck"), format!("prove: deck: {e}")))
 }
 
 /// `hand_layout:` in `variant.yaml`.
@@ -554,6 +607,7 @@ fn build_table(src: &str, file: &VariantFile) -> Result<Table, ConfigProblem> {
     table.deck = DeckDecl {
         jokers: file.deck.jokers,
         jokers_rule,
+        cards: None,
     };
     if let Some(layout) = &file.hand_layout {
         for (what, n) in [("rows", layout.rows), ("columns", layout.columns)] {

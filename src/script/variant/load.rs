@@ -319,6 +319,9 @@ impl Variant {
         );
         // Only inherited functions need their file: the others are in the entry script.
         fn_files.retain(|_, file| *file != entry);
+        let rule_calls = super::super::sources::lint::called_names(
+            std::iter::once(&ast).chain(module_asts.iter().map(|m| &m.ast)),
+        );
 
         let hooks: HashSet<(String, usize)> = ast
             .iter_functions()
@@ -436,6 +439,7 @@ impl Variant {
             prove,
             fn_files,
             unknown_calls,
+            rule_calls,
             sources,
             // Each action's hook and its compiled function, found once.
             action_hooks: action_hooks

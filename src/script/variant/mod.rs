@@ -64,6 +64,8 @@ pub struct Variant {
     fn_files: HashMap<String, String>,
     /// Calls of functions that exist nowhere, in the rule scripts and modules (`deckspec check`).
     pub unknown_calls: Vec<SourceDiagnostic>,
+    /// The names the rule scripts and modules call, or write as text (`rules_may_call`).
+    rule_calls: HashSet<String>,
     /// Script sources by the name Rhai reports them under, for diagnostics.
     sources: HashMap<String, (PathBuf, String)>,
     /// By declared action (as `table.actions`), its hook's name (`snap` → `on_snap`) and its
@@ -121,6 +123,15 @@ impl Variant {
         scripts.sort();
         scripts.dedup();
         scripts
+    }
+
+    /// Whether the rule scripts (not the bots) may call the function `name`: they call it by
+    /// name, or hold it as text (as `Fn("name")` does), or call a function named at run time.
+    pub fn rules_may_call(&self, name: &str) -> bool {
+        ["call", "Fn", "curry", "eval"]
+            .iter()
+            .chain(std::iter::once(&name))
+            .any(|n| self.rule_calls.contains(*n))
     }
 
     /// The variant's table (cards, piles, phases, actions, house rules), shared by its games.

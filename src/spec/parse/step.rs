@@ -143,6 +143,7 @@ fn allowed_kinds(body: &StepBody) -> &'static [StepKind] {
         | StepBody::HouseRule { .. }
         | StepBody::HouseRules(_)
         | StepBody::DrawPileIs(_)
+        | StepBody::DeckIs(_)
         | StepBody::BotSeat { .. }
         | StepBody::Did { .. } => &[Given],
         StepBody::Holds { .. }
@@ -190,6 +191,7 @@ fn template_of(body: &StepBody) -> &'static str {
         StepBody::HoldsCount { .. } => "<player> holds <n> cards",
         StepBody::SlotIs { .. } => "<player>'s slot <n> is <card>",
         StepBody::DrawPileIs(_) => "the draw pile is <card>, <card>, …",
+        StepBody::DeckIs(_) => "the deck is <card>, <card>, …",
         StepBody::DrawPileHas(_) => "the draw pile has <n> cards",
         StepBody::DrawPileTop(_) => "the draw pile top is <card>",
         StepBody::DiscardPileIs(_) => "the discard pile is <card>, <card>, …",

@@ -527,6 +527,7 @@ impl StepCx {
             (R::draw_pile_top, [card]) => StepBody::DrawPileTop(self.face(card)?),
             (R::draw_pile_has, [n]) => StepBody::DrawPileHas(self.count(n)?),
             (R::draw_pile_is, [cards]) => StepBody::DrawPileIs(self.pile(cards.clone())),
+            (R::deck_is, [cards]) => StepBody::DeckIs(self.pile(cards.clone())),
             (R::discard_pile_top, [card]) => StepBody::DiscardPileTop(self.face(card)?),
             (R::discard_pile_is, [cards]) if cards.as_rule() == R::empty => {
                 StepBody::DiscardPileIs(Vec::new())

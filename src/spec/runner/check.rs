@@ -162,6 +162,7 @@ pub fn check(
     let setup = &scenario.steps[..setup_end];
     let deck = Deck::of(table, setup, complete);
     let mut from_row: Vec<(Problem, Vec<usize>)> = Vec::new();
+    let mut decks = 0;
     for step in &scenario.steps {
         let Some(body) = &step.body else { continue };
         let before = problems.len();
@@ -172,6 +173,16 @@ pub fn check(
                 step.span,
                 "a second game step",
             )),
+            StepBody::DeckIs(_) => {
+                decks += 1;
+                if decks > 1 {
+                    problems.push(Problem::new(
+                        "the deck is named once in a scenario",
+                        step.span,
+                        "a second deck step",
+                    ));
+                }
+            }
             StepBody::HouseRule { name, value } => {
                 known("a house rule", name, house.clone(), &mut problems);
                 if !expects_rejection {

@@ -18,6 +18,8 @@ pub(super) struct Deck {
     size: usize,
     /// Why there are no jokers, when there are none, and the house rule that would add them.
     no_jokers: String,
+    /// Whether the scenario names its deck (`the deck is …`).
+    reduced: bool,
     jokers_rule: Option<String>,
     /// False when the setup may be missing a step (its file has a parse problem there): the
     /// deck is then unknown, and no problem is reported about it.
@@ -43,7 +45,12 @@ impl Deck {
                 _ => {}
             }
         }
-        let faces = table.deck_for(&house);
+        let named = setup.iter().find_map(|step| match &step.body {
+            Some(StepBody::DeckIs(faces)) => Some(faces.iter().map(|f| f.node).collect::<Vec<_>>()),
+            _ => None,
+        });
+        let reduced = named.is_some();
+        let faces = named.unwrap_or_else(|| table.deck_for(&house));
         let mut counts = [0; FACE_CODES];
         for face in &faces {
             counts[face_code(*face)] += 1;
@@ -55,6 +62,7 @@ impl Deck {
             .and_then(|rule| table.house_rules.get(rule))
             .map(|h| h.0.clone());
         let no_jokers = match &jokers_rule {
+            _ if reduced => "the deck this scenario names has none".to_string(),
             Some(rule) => format!(
                 "{} has jokers only while the house rule {rule} is true",
                 table.variant
@@ -65,6 +73,7 @@ impl Deck {
             counts,
             size: faces.len(),
             no_jokers,
+            reduced,
             jokers_rule,
             known,
         }
@@ -79,6 +88,8 @@ impl Deck {
         (self.known && self.count(face) == 0).then(|| {
             let why = if face.is_joker() {
                 self.no_jokers.clone()
+            } else if self.reduced {
+                "the deck this scenario names".to_string()
             } else {
                 "a standard deck of 52 cards".to_string()
             };
@@ -90,7 +101,7 @@ impl Deck {
             .with_help(
                 self.jokers_rule
                     .as_ref()
-                    .filter(|_| face.is_joker())
+                    .filter(|_| face.is_joker() && !self.reduced)
                     .map(|rule| format!("set `the house rule {rule} is true` to play with jokers")),
             )
         })
@@ -195,6 +206,33 @@ pub(super) fn check_step(step: &Step, table: &Table, deck: &Deck, out: &mut Vec<
         }
         StepBody::DrawPileIs(list) | StepBody::DiscardPileIs(list) => {
             faces.extend(list.iter().map(|f| (f.node, f.span)));
+        }
+        StepBody::DeckIs(list) => {
+            let mut seen: Vec<Face> = Vec::new();
+            for card in list {
+                if !card.node.is_joker() && seen.contains(&card.node) {
+                    problems.push(
+                        Problem::new(
+                            format!("{} is named twice: a deck has each card once", card.node),
+                            card.span,
+                            "named twice",
+                        )
+                        .with_help(Some("only jokers (JK) may be named more than once".into())),
+                    );
+                }
+                seen.push(card.node);
+            }
+            if list.len() > crate::kernel::limits::MAX_DECK_CARDS {
+                problems.push(Problem::new(
+                    format!(
+                        "a deck has at most {} cards, not {}",
+                        crate::kernel::limits::MAX_DECK_CARDS,
+                        list.len()
+                    ),
+                    at,
+                    "too many cards",
+                ));
+            }
         }
         StepBody::DrawPileHas(n) if deck.known && *n as usize > deck.size => {
             problems.push(Problem::new(

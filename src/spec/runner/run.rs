@@ -101,9 +101,13 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
     let givens = &scenario.steps[..setup_end];
     let mut seed = 0u64;
     let mut house: Vec<(String, Value)> = Vec::new();
+    let mut deck: Option<(&Step, Vec<Face>)> = None;
     for step in givens {
         match step.body.as_ref() {
             Some(StepBody::Seed(s)) => seed = *s,
+            Some(StepBody::DeckIs(faces)) if deck.is_none() => {
+                deck = Some((step, faces.iter().map(|f| f.node).collect()));
+            }
             Some(StepBody::HouseRule { name, value }) => {
                 house.push((name.node.clone(), literal_value(&value.node)))
             }
@@ -115,7 +119,17 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
             _ => {}
         }
     }
-    let mut run = match set_up(rules, scenario, setup_end, seed, &house) {
+    let table = match deck {
+        None => rules.table().clone(),
+        Some((step, faces)) => {
+            let mut table = crate::kernel::Table::clone(rules.table());
+            table.deck.cards = Some(
+                crate::kernel::reduced_deck(faces).map_err(|e| Failure::at(step, e.to_string()))?,
+            );
+            std::sync::Arc::new(table)
+        }
+    };
+    let mut run = match set_up(rules, table, scenario, setup_end, seed, &house) {
         Ok(run) => run,
         Err(refused) if refused.script.is_none() => {
             return setup_rejected(scenario, setup_end, refused);
@@ -130,6 +144,7 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
 /// refusal (or a script fault, which carries its script).
 fn set_up<'a>(
     rules: &'a dyn SpecVariant,
+    table: std::sync::Arc<crate::kernel::Table>,
     scenario: &Concrete,
     setup_end: usize,
     seed: u64,
@@ -141,8 +156,8 @@ fn set_up<'a>(
     };
     let givens = &scenario.steps[..setup_end];
     let names: Vec<String> = players.iter().map(|p| p.node.clone()).collect();
-    let mut game = Game::new(rules.table().clone(), names, seed, house)
-        .map_err(|e| Failure::at(first, e.to_string()))?;
+    let mut game =
+        Game::new(table, names, seed, house).map_err(|e| Failure::at(first, e.to_string()))?;
     game.start(rules)
         .map_err(|e| Failure::rule(first, rules, "setup failed", &e))?;
     let mut run = Run {

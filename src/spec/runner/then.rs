@@ -552,6 +552,7 @@ impl Run<'_> {
             }
             StepBody::NewGame { .. }
             | StepBody::Seed(_)
+            | StepBody::DeckIs(_)
             | StepBody::HouseRule { .. }
             | StepBody::HouseRules(_)
             | StepBody::Did { .. }
