@@ -131,6 +131,27 @@ Feature: The automatic Check and fizzling abilities
       When bob does pass_match
       Then the game is over
 
+    @rule:CHK-LOCK-7
+    Scenario: cat, locked with an empty hand, cannot take the discard pile's top she could not swap in
+      Given a check game with players ann, bob, cat
+      And ann holds 7S, KH, 3D, QC
+      And bob holds 4H, 6D, 2S, 8H
+      And cat holds 7C
+      And the draw pile is 7H, 5C
+      And it is ann's turn
+      And ann did call_check
+      And bob did draw_from_deck
+      And bob did discard_drawn_card
+      And cat did attempt_match 7C
+      Then it is cat's turn
+      And cat may not do draw_from_discard
+      When cat does draw_from_discard
+      Then the action is rejected with "your hand is locked"
+      And the discard pile top is 7C
+      And the phase is awaiting_draw
+      When cat does draw_from_deck
+      Then the phase is awaiting_discard
+
   Rule: a locked player's ability fizzles and the next one follows
 
     @rule:CHK-LOCK-5 @rule:CHK-AUTO-2 @rule:CHK-STACK-1

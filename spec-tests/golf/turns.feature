@@ -140,6 +140,22 @@ Feature: Turns, and the actions each phase allows
       Then the action is rejected with "the discard pile is empty"
       And the phase is awaiting_draw
 
+    @rule:GOLF-DRAW-5
+    Scenario: with no card for a stock, draw_stock is refused and the discard pile is drawn from
+      Given a golf game with players ann, bob
+      And the house rule columns is 2
+      And the deck is AS, 2S, 5S, QS, KS, AH, 5H, 3D, JK
+      And ann holds AS, 3D, QS, 5H
+      And bob holds KS, AH, 2S, JK
+      And it is ann's turn
+      Then the draw pile has 0 cards
+      When ann does draw_stock
+      Then the action is rejected with "the stock is empty: draw from the discard pile"
+      And the phase is awaiting_draw
+      And the discard pile is 5S
+      When ann does draw_discard
+      Then the phase is awaiting_decision
+
     @rule:GOLF-DRAW-3
     Scenario: only the top card of the discard pile is taken
       Given a golf game with players ann, bob

@@ -69,6 +69,13 @@ pub struct ProveArgs {
     /// The folder holding the variants.
     #[arg(long, default_value = "rules", value_name = "DIR")]
     pub rules: PathBuf,
+    /// The scenarios that say which lines each rulebook rule plays (`used` asks that each runs
+    /// in some explored game); a variant none of them plays is judged without its rulebook.
+    #[arg(long, default_value = "spec-tests", value_name = "PATH")]
+    pub specs: PathBuf,
+    /// Do not judge the rulebook: no scenarios are run and no walk runs on a probed engine.
+    #[arg(long)]
+    pub no_rulebook: bool,
 }
 
 pub(super) fn prove(args: ProveArgs) -> i32 {
@@ -148,6 +155,10 @@ pub(super) fn prove(args: ProveArgs) -> i32 {
             },
             bound: args.bound.map(|b| b as usize),
             jobs,
+            rule_lines: match args.no_rulebook {
+                true => None,
+                false => rule_lines(&args.rules, name, &args.specs),
+            },
             symmetry: !args.no_symmetry,
             chance: match args.exact_chance {
                 true => Chance::Exact,
@@ -195,6 +206,26 @@ pub(super) fn prove(args: ProveArgs) -> i32 {
     } else {
         EXIT_FAILED
     }
+}
+
+/// The rulebook's rules with the lines their scenarios play, and the variant loaded probed; `None`
+/// when no scenario under `specs` plays the variant.
+fn rule_lines(rules: &Path, name: &str, specs: &Path) -> Option<crate::prove::RuleLines> {
+    if !specs.exists() {
+        return None;
+    }
+    let measured = crate::coverage::measure(
+        rules,
+        &[name.to_string()],
+        &[specs.to_path_buf()],
+        &|_, _| {},
+    )
+    .ok()?;
+    let probed = crate::script::Variant::load_named_probed(rules, name).ok()?;
+    Some(crate::prove::RuleLines {
+        probed: std::sync::Arc::new(probed),
+        rules: measured.rules,
+    })
 }
 
 /// A reduced deck as the command line writes it: cards separated by commas or spaces.
@@ -362,6 +393,23 @@ fn text(report: &Report, seconds: f64, files: &[Written]) -> String {
         }
     }
     out.push_str("  every configuration\n");
+    match &report.rulebook {
+        Some(r) => {
+            out.push_str(&format!(
+                "    rulebook: {} rules, {} with scenarios; {} whose lines all ran ({} lines of the rule scripts ran in the probed walks)\n",
+                r.rules,
+                r.judged,
+                r.judged - r.unplayed.len() - r.declared.len(),
+                r.lines_ran
+            ));
+            for (rule, why) in &r.declared {
+                out.push_str(&format!("    declared unplayable: {rule}: {why}\n"));
+            }
+        }
+        None => out.push_str(
+            "    rulebook: not judged (no scenario plays the variant, or --no-rulebook)\n",
+        ),
+    }
     failed += verdict_text(&mut out, &report.used, None);
     out.push_str(&format!("  {seconds:.1} s\n"));
     out.push_str(&match failed {
@@ -469,6 +517,7 @@ fn json(report: &Report, seconds: f64, files: &[Written]) -> serde_json::Value {
         "configurations": setups,
         "used": verdict_json(&report.used, None),
         "chance": report.chance,
+        "rulebook": report.rulebook,
         "seconds": seconds,
         "holds": report.holds(),
     })

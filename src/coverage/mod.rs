@@ -161,6 +161,10 @@ pub struct RuleTrace {
     pub scenarios: Vec<String>,
     /// Script lines its scenarios run that no scenario of another rule runs.
     pub own_lines: Vec<FileLine>,
+    /// Script lines its scenarios run after their Givens (their Whens and Thens), in any
+    /// scenario of its own: what playing the rule runs (`deckspec prove` asks that each of these
+    /// runs somewhere in the games it explores).
+    pub played_lines: Vec<FileLine>,
 }
 
 /// A coverage run.
@@ -301,12 +305,22 @@ pub fn measure(
     provider.take_hits(); // what loading ran (module top levels) is not a scenario's
     let mut total = Hits::new();
     let mut ran: Vec<BTreeSet<FileLine>> = Vec::with_capacity(scenarios.len());
+    let mut played: Vec<BTreeSet<FileLine>> = Vec::with_capacity(scenarios.len());
     let mut failed = Vec::new();
     for (i, scenario) in scenarios.iter().enumerate() {
-        if let Err(failure) = runner::run(&scenario.concrete, &provider) {
+        let mut setup: Option<Hits> = None;
+        let result = runner::run_observed(&scenario.concrete, &provider, &mut || {
+            setup = Some(provider.take_hits());
+        });
+        if let Err(failure) = result {
             failed.push(format!("{}: {}", scenario.label, failure.message));
         }
-        let hits = provider.take_hits();
+        let steps = provider.take_hits();
+        played.push(lines_run(&maps, &steps));
+        let mut hits = setup.unwrap_or_default();
+        for (at, count) in steps {
+            *hits.entry(at).or_default() += count;
+        }
         ran.push(lines_run(&maps, &hits));
         for (at, count) in hits {
             *total.entry(at).or_default() += count;
@@ -326,7 +340,7 @@ pub fn measure(
         branches.add(f.branch_tally);
     }
     Ok(CoverageReport {
-        rules: rules_trace(&loaded, &scenarios, &ran),
+        rules: rules_trace(&loaded, &scenarios, &ran, &played),
         variants,
         scenarios: scenarios.len(),
         failed,
@@ -339,6 +353,17 @@ pub fn measure(
 }
 
 /// The statement lines that ran at least once.
+/// The lines of `variant`'s rule scripts that a probe's `hits` ran (`Variant::take_hits` of a
+/// variant loaded probed).
+pub fn lines_ran(variant: &Variant, hits: &Hits) -> BTreeSet<FileLine> {
+    let maps: BTreeMap<String, ScriptMap> = variant
+        .script_maps()
+        .into_iter()
+        .map(|m| (m.path.display().to_string(), m))
+        .collect();
+    lines_run(&maps, hits)
+}
+
 fn lines_run(maps: &BTreeMap<String, ScriptMap>, hits: &Hits) -> BTreeSet<FileLine> {
     hits.iter()
         .filter(|((file, at), count)| {
@@ -476,6 +501,7 @@ fn rules_trace(
     variants: &[Arc<Variant>],
     scenarios: &[Scenario],
     ran: &[BTreeSet<FileLine>],
+    played: &[BTreeSet<FileLine>],
 ) -> Vec<RuleTrace> {
     // The rule-tagged scenarios that run each line.
     let mut runners: HashMap<&FileLine, Vec<usize>> = HashMap::new();
@@ -508,6 +534,13 @@ fn rules_trace(
                 text: rule.text.clone(),
                 scenarios: mine.iter().map(|&i| scenarios[i].label.clone()).collect(),
                 own_lines: own.into_iter().collect(),
+                played_lines: mine
+                    .iter()
+                    .flat_map(|&i| played[i].iter())
+                    .cloned()
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect(),
             });
         }
     }

@@ -127,6 +127,9 @@ pub struct Game {
     pub log_start: usize,
     /// Whether emitted events go into `log` (the default); see `set_keep_events`.
     keep_events: bool,
+    /// Which events were sent since `take_sent_events`, by event index, as bits: empty unless
+    /// `note_sent_events` asked for it.
+    sent: Vec<u64>,
     /// What the step under way has emitted so far (see `limits`).
     step: StepBudget,
 }
@@ -226,6 +229,7 @@ impl Default for Game {
             log: Vec::new(),
             log_start: 0,
             keep_events: true,
+            sent: Vec::new(),
             step: StepBudget::default(),
         }
     }
@@ -280,6 +284,7 @@ impl Game {
             log: Vec::new(),
             log_start: 0,
             keep_events: true,
+            sent: Vec::new(),
             step: StepBudget::default(),
         })
     }
@@ -337,6 +342,7 @@ impl Game {
             log: saved.log,
             log_start: saved.log_start,
             keep_events: true,
+            sent: Vec::new(),
             step: StepBudget::default(),
         })
     }
@@ -434,6 +440,35 @@ impl Game {
         self.keep_events
     }
 
+    /// Note which events are sent, kept or not, for `take_sent_events` (a host that explores
+    /// states asks only which events happened, not what they held).
+    pub fn note_sent_events(&mut self, note: bool) {
+        self.sent = match note {
+            true => vec![0; self.table.events.len().div_ceil(64).max(1)],
+            false => Vec::new(),
+        };
+    }
+
+    /// The indices (into `Table::events`) of the events sent since the last call, each once;
+    /// none unless `note_sent_events` is on.
+    pub fn take_sent_events(&mut self) -> Vec<usize> {
+        let mut out = Vec::new();
+        for (w, word) in self.sent.iter_mut().enumerate() {
+            while *word != 0 {
+                let bit = word.trailing_zeros() as usize;
+                *word &= *word - 1;
+                out.push(w * 64 + bit);
+            }
+        }
+        out
+    }
+
+    fn note_sent(&mut self, event: usize) {
+        if let Some(word) = self.sent.get_mut(event / 64) {
+            *word |= 1 << (event % 64);
+        }
+    }
+
     /// The card a client names by its public id (the `id` field of events and views).
     pub fn card_from_id(&self, id: &str) -> Option<CardIdx> {
         let id = u32::from_str_radix(id, 16).ok()?;
@@ -456,6 +491,8 @@ impl Game {
         struct Rollback<'a> {
             game: &'a mut Game,
             saved: Option<(Arc<Table>, Box<GameState>, usize, usize)>,
+            /// The events noted as sent before the step (`note_sent_events`), when noted.
+            sent: Option<Vec<u64>>,
             outer: StepBudget,
         }
         impl Drop for Rollback<'_> {
@@ -472,6 +509,9 @@ impl Game {
                     } else if self.game.log_start == log_start {
                         self.game.log.truncate(mark);
                     }
+                    if let Some(sent) = self.sent.take() {
+                        self.game.sent = sent;
+                    }
                 }
                 self.game.step = self.outer;
             }
@@ -483,9 +523,11 @@ impl Game {
             self.log_start,
         );
         let outer = std::mem::take(&mut self.step);
+        let sent = (!self.sent.is_empty()).then(|| self.sent.clone());
         let mut guard = Rollback {
             game: self,
             saved: Some(saved),
+            sent,
             outer,
         };
         let result = f(guard.game);
@@ -593,6 +635,11 @@ impl Game {
         let mut nodes = 0;
         self.stamp(&mut payload, 0, &mut nodes)?;
         self.admit_event(nodes)?;
+        if !self.sent.is_empty()
+            && let Some(i) = self.table.event_index(&name)
+        {
+            self.note_sent(i);
+        }
         if self.keep_events {
             self.log.push(EventRecord {
                 name,
@@ -610,12 +657,14 @@ impl Game {
     /// counted as `stamp` counts them (every value, and a card's extra fields): checked against
     /// the same limits as `emit` checks, in the same order, and numbered. `Ok(false)`, and
     /// nothing done, when events are kept: the caller must `emit` the event itself.
-    pub fn emit_unkept(&mut self, nodes: usize) -> Result<bool, StateError> {
+    /// `event` is the event's index in `Table::events`.
+    pub fn emit_unkept(&mut self, event: usize, nodes: usize) -> Result<bool, StateError> {
         if self.keep_events {
             return Ok(false);
         }
         self.check_event_count()?;
         self.admit_event(nodes)?;
+        self.note_sent(event);
         self.log_start += 1;
         Ok(true)
     }
@@ -761,6 +810,7 @@ impl Game {
             log: Vec::new(),
             log_start: self.event_count(),
             keep_events: true,
+            sent: Vec::new(),
             step: StepBudget::default(),
         }
     }

@@ -79,6 +79,7 @@ mod tests {
             transitions: 0,
             cards: 0,
             card_classes: 0,
+            novel: Vec::new(),
         }
     }
 

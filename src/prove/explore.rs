@@ -39,6 +39,8 @@ pub(super) struct Graph {
     /// The cards of the deal, and the classes the fingerprint puts them in.
     pub(super) cards: usize,
     pub(super) card_classes: usize,
+    /// The states where a phase was first entered or an event first sent (in this deal).
+    pub(super) novel: Vec<u32>,
 }
 
 impl Graph {
@@ -69,10 +71,12 @@ pub struct Reach {
 }
 
 /// The deal's states, explored breadth first within `reach`; what was seen goes to `seen`, what
-/// went wrong to `findings` (each property once, at its shortest path).
+/// went wrong to `findings` (each property once, at its shortest path). With `novel`, the
+/// states that first showed a feature (`corpus::Features`) are listed in the graph.
 pub(super) fn explore(
     space: &Space<'_>,
     reach: Reach,
+    novel: bool,
     bounds_values: Option<usize>,
     seen: &mut Seen,
     findings: &mut Vec<Finding>,
@@ -82,6 +86,9 @@ pub(super) fn explore(
     let prints = space.prints(&game);
     let bounds = Bounds::of(&game, bounds_values);
     seen.state(&mut game);
+    // Only which events are sent matters here, not what they hold: they are noted, not kept.
+    game.set_keep_events(false);
+    game.note_sent_events(true);
     let mut graph = Graph {
         nodes: vec![Node {
             parent: ROOT,
@@ -95,6 +102,7 @@ pub(super) fn explore(
         transitions: 0,
         cards: game.state.cards.len(),
         card_classes: prints.class_count(),
+        novel: Vec::new(),
     };
     let mut index: std::collections::HashMap<u64, u32, ahash::RandomState> =
         std::collections::HashMap::default();
@@ -103,6 +111,7 @@ pub(super) fn explore(
     frontier.push_back(Box::new(game.state.clone()));
     let mut candidates = Candidates::default();
     let mut found = Found::default();
+    let mut features = novel.then(super::corpus::Features::default);
     while let Some(state) = frontier.pop_front() {
         let id = graph.expanded;
         let node = graph.nodes[id];
@@ -142,10 +151,14 @@ pub(super) fn explore(
             if let Move::Act(action) = &mv {
                 seen.action(&game, action);
             }
-            seen.state(&mut game);
+            let sent = seen.state(&mut game);
+            let novel = features.as_mut().is_some_and(|f| f.novel(&game, &sent));
             let print = prints.of(&game.state);
             let next = graph.nodes.len() as u32;
             let child = *index.entry(print).or_insert(next);
+            if novel {
+                graph.novel.push(child);
+            }
             if child == next {
                 graph.nodes.push(Node {
                     parent: id as u32,

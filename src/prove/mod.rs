@@ -160,6 +160,27 @@ pub struct Prove {
     pub symmetry: bool,
     /// How chance counts in a state.
     pub chance: Chance,
+    /// The rulebook's rules with the lines their scenarios play, and the variant loaded with a
+    /// coverage probe: some walks run on it, and each rule's lines must run (`used`).
+    pub rule_lines: Option<RuleLines>,
+}
+
+/// What `used` asks of the rulebook: each rule's played lines (from its scenarios), and a probed
+/// copy of the variant that some walks run on to tell which lines exploration runs.
+#[derive(Clone)]
+pub struct RuleLines {
+    /// The variant, loaded with a coverage probe (`Variant::load_named_probed`).
+    pub probed: std::sync::Arc<Variant>,
+    /// Its rulebook's rules, each with the lines its scenarios run after their Givens.
+    pub rules: Vec<crate::coverage::RuleTrace>,
+}
+
+impl std::fmt::Debug for RuleLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuleLines")
+            .field("rules", &self.rules.len())
+            .finish_non_exhaustive()
+    }
 }
 
 /// One property's result.
@@ -226,6 +247,27 @@ pub struct Report {
     pub used: Verdict,
     /// How chance counted in states.
     pub chance: Chance,
+    /// Whether each rulebook rule's lines ran, when the rulebook was judged.
+    pub rulebook: Option<RulebookUse>,
+}
+
+/// Which rulebook rules exploration played: a rule is played when every line its scenarios run
+/// after their Givens also runs in some explored game.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RulebookUse {
+    /// The rulebook's rules.
+    pub rules: usize,
+    /// Those with scenarios, whose lines are known.
+    pub judged: usize,
+    /// The rules some of whose lines never ran, each with those lines (`cambia.rhai:181`); not
+    /// those the variant declares unplayable (`prove_unplayed:`).
+    pub unplayed: Vec<(String, Vec<String>)>,
+    /// The rules the variant declares unplayable that did not play, each with why.
+    pub declared: Vec<(String, String)>,
+    /// The rules the variant declares unplayable that played after all: the declaration is stale.
+    pub stale: Vec<String>,
+    /// Lines of the rule scripts the probed walks ran.
+    pub lines_ran: usize,
 }
 
 impl Report {
@@ -332,14 +374,16 @@ pub fn prove(variant: &Variant, config: &Prove) -> Result<Report, ProveError> {
         .zip(by_setup)
         .map(|(setup, results)| summarize(variant, setup, config, results, &mut seen))
         .collect();
+    let rulebook = config.rule_lines.as_ref().map(rulebook_use);
     Ok(Report {
         variant: variant.name.clone(),
         setups,
         used: Verdict {
             property: Property::Used,
-            finding: unused(variant, &seen, config),
+            finding: unused(variant, &seen, config, rulebook.as_ref()),
         },
         chance: config.chance,
+        rulebook,
     })
 }
 
@@ -382,11 +426,15 @@ fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResu
     let explored = explore::explore(
         &space,
         reach,
+        config.rule_lines.is_some(),
         config.bound,
         &mut result.seen,
         &mut result.findings,
     );
     result.bfs_seconds = started.elapsed().as_secs_f64();
+    // The ways to the states that first showed something new: played again on the probed
+    // variant, below.
+    let mut novel: Vec<Vec<Move>> = Vec::new();
     match explored {
         Ok(graph) => {
             if let Some((trap, trapped)) = ends::first_trap(&graph) {
@@ -399,6 +447,12 @@ fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResu
                     explore::path_to(&space, &graph, trap),
                     None,
                 ));
+            }
+            // The first ones (the nearest the deal), enough to show each new thing once.
+            for &id in graph.novel.iter().take(MAX_NOVEL_REPLAYS) {
+                if let Ok(path) = explore::path_to(&space, &graph, id as usize) {
+                    novel.push(path.moves);
+                }
             }
             result.states = graph.nodes.len() as u64;
             result.explored = graph.expanded as u64;
@@ -414,14 +468,73 @@ fn deal(variant: &Variant, setup: &Setup, config: &Prove, seed: u64) -> DealResu
             seed,
         )),
     }
+    // With a probed variant, the last walks (a quarter, at most `MAX_PROBED_WALKS`) run on it,
+    // to tell the lines they run: a probed engine is some fifty times slower.
+    let probed_walks = match &config.rule_lines {
+        Some(_) => config.walks.count.div_ceil(4).min(MAX_PROBED_WALKS),
+        None => 0,
+    };
+    let mut corpus = corpus::Corpus::default();
     result.covered = walk::walk(
         &space,
-        config.walks,
+        config.walks.numbered(0, config.walks.count - probed_walks),
         config.bound,
+        &mut corpus,
         &mut result.seen,
         &mut result.findings,
     );
+    if let Some(lines) = &config.rule_lines {
+        let probed: &Variant = &lines.probed;
+        let reduced = setup
+            .deck
+            .as_ref()
+            .and_then(|deck| crate::kernel::WithDeck::new(probed, deck.clone()).ok());
+        let probed_space = Space {
+            rules: match &reduced {
+                Some(r) => r,
+                None => probed,
+            },
+            ..space
+        };
+        // What breadth-first search and the walks first found, played again (for its lines),
+        // then walks that start from it.
+        for path in novel.iter().chain(corpus.paths()) {
+            replay(&probed_space, path);
+        }
+        let covered = walk::walk(
+            &probed_space,
+            config
+                .walks
+                .numbered(config.walks.count - probed_walks, probed_walks)
+                .always_hostile(),
+            config.bound,
+            &mut corpus,
+            &mut result.seen,
+            &mut result.findings,
+        );
+        result.covered.add(&covered);
+    }
     result
+}
+
+/// The most states breadth-first search first found something new in whose ways are played
+/// again on the probed variant, a deal.
+const MAX_NOVEL_REPLAYS: usize = 128;
+
+/// The most walks a deal makes on the probed variant.
+const MAX_PROBED_WALKS: u32 = 100;
+
+/// Play `moves` from the deal of `space`, as far as they go (for what a probe counts).
+fn replay(space: &Space<'_>, moves: &[Move]) {
+    let Ok(mut game) = space.deal_with(space.rules) else {
+        return;
+    };
+    game.set_keep_events(false);
+    for mv in moves {
+        if !matches!(space.play(&mut game, space.rules, mv), Ok(true)) {
+            break;
+        }
+    }
 }
 
 /// One configuration's deals as one report: each property's shortest violation. What the deals
@@ -527,8 +640,62 @@ fn scope(complete: bool, states: u64, walks: u64) -> String {
     }
 }
 
-/// The actions, phases and events no configuration used, as a violation.
-fn unused(variant: &Variant, seen: &Seen, config: &Prove) -> Option<Finding> {
+/// Which rules' played lines the probed walks ran.
+fn rulebook_use(lines: &RuleLines) -> RulebookUse {
+    let ran = crate::coverage::lines_ran(&lines.probed, &lines.probed.take_hits());
+    let declared_why = |id: &str| {
+        lines
+            .probed
+            .prove_unplayed
+            .iter()
+            .find(|(d, _)| d == id)
+            .map(|(_, why)| why.clone())
+    };
+    let mut judged = 0;
+    let mut unplayed = Vec::new();
+    let mut declared = Vec::new();
+    let mut stale = Vec::new();
+    for rule in &lines.rules {
+        if rule.scenarios.is_empty() {
+            continue;
+        }
+        judged += 1;
+        let missed: Vec<String> = rule
+            .played_lines
+            .iter()
+            .filter(|l| !ran.contains(*l))
+            .map(|l| format!("{}:{}", short_path(&l.file), l.line))
+            .collect();
+        match (declared_why(&rule.id), missed.is_empty()) {
+            (Some(why), false) => declared.push((rule.id.clone(), why)),
+            (Some(_), true) => stale.push(rule.id.clone()),
+            (None, false) => unplayed.push((rule.id.clone(), missed)),
+            (None, true) => {}
+        }
+    }
+    RulebookUse {
+        rules: lines.rules.len(),
+        judged,
+        unplayed,
+        declared,
+        stale,
+        lines_ran: ran.len(),
+    }
+}
+
+/// A script's path without its folders (`cambia.rhai`).
+fn short_path(file: &str) -> &str {
+    file.rsplit(['/', '\\']).next().unwrap_or(file)
+}
+
+/// The actions, phases and events no configuration used, and the rules whose lines exploration
+/// never ran, as a violation.
+fn unused(
+    variant: &Variant,
+    seen: &Seen,
+    config: &Prove,
+    rulebook: Option<&RulebookUse>,
+) -> Option<Finding> {
     let table = variant.table();
     let mut unused = Vec::new();
     for (decl, used) in table.actions.iter().zip(&seen.actions) {
@@ -545,6 +712,17 @@ fn unused(variant: &Variant, seen: &Seen, config: &Prove) -> Option<Finding> {
         if !used {
             unused.push(format!("event {event}"));
         }
+    }
+    for (rule, lines) in rulebook.map_or(&[][..], |r| &r.unplayed[..]) {
+        unused.push(format!(
+            "rule {rule} (lines {} never ran)",
+            lines.join(", ")
+        ));
+    }
+    for rule in rulebook.map_or(&[][..], |r| &r.stale[..]) {
+        unused.push(format!(
+            "rule {rule} is declared unplayable (prove_unplayed in variant.yaml) but was played: remove it from the list"
+        ));
     }
     (!unused.is_empty()).then(|| {
         Finding::new(

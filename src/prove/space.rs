@@ -135,6 +135,21 @@ fn scores(rules: &dyn Rules, game: &mut Game) -> Vec<i64> {
         .collect()
 }
 
+/// The indices of the events `game` sent since they were last asked for: those it noted
+/// (`Game::note_sent_events`) and those it kept, which it then forgets.
+pub(super) fn sent_events(game: &mut Game) -> Vec<usize> {
+    let mut sent = game.take_sent_events();
+    for event in &game.log {
+        if let Some(i) = game.table.event_index(&event.name)
+            && !sent.contains(&i)
+        {
+            sent.push(i);
+        }
+    }
+    game.forget_events_before(game.event_count());
+    sent
+}
+
 /// What an exploration saw: which actions the rules accepted, which phases were entered, which
 /// events were sent, which seats won, and how big it was.
 #[derive(Clone, Debug, Default)]
@@ -165,17 +180,16 @@ impl Seen {
     }
 
     /// Note the state `game` is in, and the events it sent since they were last forgotten
-    /// (which it then forgets).
-    pub(super) fn state(&mut self, game: &mut Game) {
+    /// (which it then forgets); the events' indices.
+    pub(super) fn state(&mut self, game: &mut Game) -> Vec<usize> {
         if let Some(entered) = self.phases.get_mut(game.state.phase.0 as usize) {
             *entered = true;
         }
-        for event in &game.log {
-            if let Some(i) = game.table.event_index(&event.name) {
-                self.events[i] = true;
-            }
+        let sent = sent_events(game);
+        for &i in &sent {
+            self.events[i] = true;
         }
-        game.forget_events_before(game.event_count());
+        sent
     }
 
     /// Note an accepted action.

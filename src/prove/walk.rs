@@ -21,6 +21,35 @@ pub struct Walks {
     pub max_steps: u32,
 }
 
+impl Walks {
+    /// Walks `first..first + count` of the deal's: each walk's choices follow from its number.
+    pub(super) fn numbered(self, first: u32, count: u32) -> Numbered {
+        Numbered {
+            walks: Walks { count, ..self },
+            first,
+            hostile: 0.25,
+        }
+    }
+}
+
+/// A run of a deal's walks: which, and how often a step first tries a hostile move.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Numbered {
+    walks: Walks,
+    first: u32,
+    hostile: f64,
+}
+
+impl Numbered {
+    /// Every step first tries a hostile move (walks run for the lines they reach).
+    pub(super) fn always_hostile(self) -> Numbered {
+        Numbered {
+            hostile: 1.0,
+            ..self
+        }
+    }
+}
+
 /// What the walks of one deal covered.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Covered {
@@ -34,14 +63,32 @@ pub(super) struct Covered {
     pub(super) hostile_accepted: u64,
 }
 
-/// Walk the deal of `space` `walks.count` times; findings go to `findings`, each property once.
+impl Covered {
+    pub(super) fn add(&mut self, other: &Covered) {
+        self.walks += other.walks;
+        self.steps += other.steps;
+        self.unended += other.unended;
+        self.longest = self.longest.max(other.longest);
+        self.hostile += other.hostile;
+        self.hostile_accepted += other.hostile_accepted;
+    }
+}
+
+/// Walk the deal of `space` `walks.count` times, from walk number `first` on, starting walks
+/// from `corpus` and adding to it; findings go to `findings`, each property once.
 pub(super) fn walk(
     space: &Space<'_>,
-    walks: Walks,
+    run: Numbered,
     bounds_values: Option<usize>,
+    corpus: &mut Corpus,
     seen: &mut Seen,
     findings: &mut Vec<Finding>,
 ) -> Covered {
+    let Numbered {
+        walks,
+        first,
+        hostile,
+    } = run;
     let mut covered = Covered::default();
     let mut reported: Vec<Property> = Vec::new();
     let mut report = |finding: Finding| {
@@ -52,8 +99,7 @@ pub(super) fn walk(
     };
     let mut candidates = Candidates::default();
     let mut order: Vec<usize> = Vec::new();
-    let mut corpus = Corpus::default();
-    for w in 0..walks.count {
+    for w in first..first.saturating_add(walks.count) {
         let mut rng = ChaCha8Rng::seed_from_u64(space.seed ^ (u64::from(w) << 32) ^ 0x0a11_0f17);
         let setup = space.setup;
         // One walk in four has every step checked (the checks cost more than the step).
@@ -94,6 +140,11 @@ pub(super) fn walk(
             return covered;
         }
         let bounds = Bounds::of(&game, bounds_values);
+        if verify.is_none() {
+            // Only which events are sent matters, not what they hold (`Verify` reads them all).
+            game.set_keep_events(false);
+            game.note_sent_events(true);
+        }
         // Every other walk avoids a random half of the kinds of move (swarm testing): a walk
         // that never lets time pass, or never calls the end, goes where uniform choice rarely
         // does.
@@ -143,9 +194,9 @@ pub(super) fn walk(
                 None => !bans.wait,
             });
             let mut moved = false;
-            // One step in four first tries a move no form offers now (hostile.rs).
-            if rng.random_bool(0.25)
-                && let Some(action) = super::hostile::hostile(&game, &mut rng)
+            // One step in four (or every step) first tries a move no form offers now.
+            if rng.random_bool(hostile)
+                && let Some(action) = super::hostile::hostile(&game, &candidates, &mut rng)
             {
                 covered.hostile += 1;
                 let mv = Move::Act(action);
@@ -225,8 +276,8 @@ pub(super) fn walk(
             }
             covered.steps += 1;
             failed = check_step(verify.as_ref(), &game, &path, &mut report);
-            corpus.note(&game, &path.moves, &mut rng);
-            seen.state(&mut game);
+            let sent = seen.state(&mut game);
+            corpus.note(&game, &sent, &path.moves, &mut rng);
             if let Some(growth) = bounds.passed(&game) {
                 report(Finding::at(
                     Property::Bounded,

@@ -39,25 +39,53 @@ type RawHits = HashMap<String, HashMap<(ImmutableString, Point), u64>>;
 /// What the engine's debugger callback records into: one per probed variant.
 #[derive(Default)]
 pub(crate) struct Probe {
-    raw: Mutex<RawHits>,
+    raw: Mutex<Counts>,
+}
+
+/// Counts by the addresses of the source's name and the function's name (hashed as numbers: a
+/// probe runs for every node, and hashing the names' text each time costs more than the node),
+/// with the names kept beside them.
+#[derive(Default)]
+struct Counts {
+    counts: HashMap<(usize, usize, Point), u64, ahash::RandomState>,
+    /// By address: each source's name, copied when first seen.
+    sources: HashMap<usize, String, ahash::RandomState>,
+    /// By address: each function's name, kept (so that no other name takes its address).
+    functions: HashMap<usize, ImmutableString, ahash::RandomState>,
 }
 
 impl Probe {
     fn record(&self, source: Option<&str>, function: ImmutableString, at: Point) {
-        let mut raw = self.raw.lock().unwrap_or_else(|e| e.into_inner());
         let source = source.unwrap_or_default();
-        // Looked up before inserting: the source's name is allocated once, not per node.
-        if !raw.contains_key(source) {
-            raw.insert(source.to_string(), HashMap::new());
+        let key = (source.as_ptr() as usize, function.as_ptr() as usize, at);
+        let mut raw = self.raw.lock().unwrap_or_else(|e| e.into_inner());
+        match raw.counts.entry(key) {
+            std::collections::hash_map::Entry::Occupied(mut count) => *count.get_mut() += 1,
+            std::collections::hash_map::Entry::Vacant(count) => {
+                count.insert(1);
+                raw.sources
+                    .entry(key.0)
+                    .or_insert_with(|| source.to_string());
+                raw.functions.entry(key.1).or_insert(function);
+            }
         }
-        let Some(by_source) = raw.get_mut(source) else {
-            return;
-        };
-        *by_source.entry((function, at)).or_default() += 1;
     }
 
     fn take(&self) -> RawHits {
-        std::mem::take(&mut *self.raw.lock().unwrap_or_else(|e| e.into_inner()))
+        let counts = std::mem::take(&mut *self.raw.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut out = RawHits::new();
+        for ((source, function, at), n) in counts.counts {
+            let (Some(source), Some(function)) =
+                (counts.sources.get(&source), counts.functions.get(&function))
+            else {
+                continue;
+            };
+            *out.entry(source.clone())
+                .or_default()
+                .entry((function.clone(), at))
+                .or_default() += n;
+        }
+        out
     }
 }
 

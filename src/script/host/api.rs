@@ -863,7 +863,7 @@ fn emit<'v>(
             nodes = nodes.map(|total| total + n);
         }
         if let Some(nodes) = nodes {
-            match game.emit_unkept(nodes) {
+            match game.emit_unkept(event, nodes) {
                 Ok(true) => return Ok(()),
                 // Kept after all: made in full below, never dropped unsent.
                 Ok(false) => {}

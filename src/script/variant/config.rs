@@ -66,6 +66,10 @@ pub struct VariantFile {
     /// What `deckspec prove` explores: configurations, each a player count and house rules.
     #[serde(default)]
     pub prove: Vec<ProveFile>,
+    /// Rulebook rules `deckspec prove` cannot play, each with why: their scenarios set up a
+    /// position no game reaches (`the discard pile is empty` where play always leaves a card).
+    #[serde(default)]
+    pub prove_unplayed: BTreeMap<String, String>,
 }
 
 /// One configuration under `prove:` in `variant.yaml`.

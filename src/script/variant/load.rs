@@ -400,6 +400,29 @@ impl Variant {
             ));
         }
         let rulebook_from = inherited_from(book_link);
+        for (id, why) in &file.prove_unplayed {
+            let problem = if !rulebook.rules.iter().any(|r| r.id == *id) {
+                format!(
+                    "prove_unplayed: `{id}` is not a rule of the rulebook{}",
+                    super::super::host::error::suggest(
+                        id,
+                        rulebook.rules.iter().map(|r| r.id.as_str())
+                    )
+                )
+            } else if why.trim().is_empty() {
+                format!("prove_unplayed: say why no game plays `{id}`")
+            } else {
+                continue;
+            };
+            return Err(config_error(
+                &yaml_path,
+                &yaml,
+                ConfigProblem {
+                    message: problem,
+                    span: locate(&yaml, &["prove_unplayed"], Some(id)),
+                },
+            ));
+        }
         let bots_link = own_file("bots.yaml");
         let table = Arc::new(table);
         let bots = bots::BotBook::load(root, link_dir(bots_link), &table)?;
@@ -437,6 +460,7 @@ impl Variant {
                 .map(|(name, a)| (name.clone(), a.doc.clone()))
                 .collect(),
             prove,
+            prove_unplayed: file.prove_unplayed.clone().into_iter().collect(),
             fn_files,
             unknown_calls,
             rule_calls,

@@ -60,6 +60,8 @@ pub struct Variant {
     pub action_docs: std::collections::BTreeMap<String, String>,
     /// What `deckspec prove` explores (`prove:` in `variant.yaml`; empty when it says nothing).
     pub prove: Vec<config::ProveConfig>,
+    /// Rulebook rules no explored game can play, with why (`prove_unplayed:`).
+    pub prove_unplayed: Vec<(String, String)>,
     /// Functions inherited from a base script, by name: the file they are written in.
     fn_files: HashMap<String, String>,
     /// Calls of functions that exist nowhere, in the rule scripts and modules (`deckspec check`).

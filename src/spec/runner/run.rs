@@ -80,6 +80,16 @@ pub(super) struct Run<'a> {
 
 /// Run one scenario (already checked) against its variant.
 pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Failure> {
+    run_observed(scenario, provider, &mut || {})
+}
+
+/// Run one scenario, calling `after_givens` once its Givens have set up the game, before its
+/// first When or Then (a coverage probe tells the lines the setup ran from those its steps ran).
+pub fn run_observed(
+    scenario: &Concrete,
+    provider: &dyn VariantProvider,
+    after_givens: &mut dyn FnMut(),
+) -> Result<(), Failure> {
     let first = &scenario.steps[0];
     let Some(StepBody::NewGame { variant, .. }) = &first.body else {
         return Err(Failure::at(first, "the first step must start a game"));
@@ -136,6 +146,7 @@ pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Fa
         }
         Err(failure) => return Err(failure),
     };
+    after_givens();
     play_out(&mut run, scenario, setup_end)
 }
 
