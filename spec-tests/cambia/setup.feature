@@ -41,6 +41,19 @@ Feature: Deck, deal and the first turn
     And cat holds ?, ?, ?, ?
     And the draw pile has 42 cards
 
+  @rule:CAM-DEAL-9
+  Scenario: twelve players are dealt four cards each and leave a stockpile
+    Given a cambia game with players a, b, c, d, e, f, g, h, i, j, k, l
+    And the house rule use_jokers is false
+    Then a holds 4 cards
+    And l holds 4 cards
+    And the draw pile has 4 cards
+
+  @rule:CAM-DEAL-9
+  Scenario: thirteen players are too many
+    Given a cambia game with players a, b, c, d, e, f, g, h, i, j, k, l, m
+    Then the setup is rejected with "at most 12 players"
+
   @rule:CAM-DEAL-8
   Scenario: with hand_size 2 each player is dealt two cards, into slots 0 and 1
     Given a cambia game with players ann, bob

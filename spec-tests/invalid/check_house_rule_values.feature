@@ -16,6 +16,6 @@ Feature: house-rule values and player counts are checked against the variant
     Given a cambia game with players ann
     Then the game is not over
 
-  Scenario: eight players are too many for cambia
-    Given a cambia game with players a, b, c, d, e, f, g, h
+  Scenario: thirteen players are too many for cambia
+    Given a cambia game with players a, b, c, d, e, f, g, h, i, j, k, l, m
     Then the game is not over

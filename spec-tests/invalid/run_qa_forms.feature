@@ -33,10 +33,10 @@ Feature: the forms QA asked for, failing
 
   Scenario: a game the rules accept
     Given a cambia game with players ann, bob
-    Then the setup is rejected with "at most 7 players"
+    Then the setup is rejected with "at most 12 players"
 
   Scenario: refused for another reason
-    Given a cambia game with players ann, bob, cat, dan, eve, fay, gus, hal
+    Given a cambia game with players ann, bob, cat, dan, eve, fay, gus, hal, ida, jo, kim, lee, max
     Then the setup is rejected with "at least 2 players"
 
   Scenario: a property set to a value that does not hold

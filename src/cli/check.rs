@@ -63,7 +63,7 @@ fn bot_levels(v: &Variant) -> Vec<&str> {
 }
 
 /// One line saying what a loaded variant has: `extends cambia · 7 actions · 99 rules (inherited
-/// from cambia) · bots: easy, medium, hard, expert · 2 to 7 players`.
+/// from cambia) · bots: easy, medium, hard, expert · 2 to 12 players`.
 pub fn summary(v: &Variant) -> String {
     let inherited = |from: &Option<String>| match from {
         Some(base) => format!(" (inherited from {base})"),

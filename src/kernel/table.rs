@@ -271,7 +271,7 @@ impl PlayerRange {
 }
 
 impl PlayerRange {
-    /// The bound a count outside the range breaks, in words: `at most 7 players`,
+    /// The bound a count outside the range breaks, in words: `at most 12 players`,
     /// `at least 2 players`.
     pub fn bound_for(&self, count: usize) -> String {
         if count > self.max {

@@ -262,11 +262,14 @@ impl Found {
         }
         let path = path_to(space, graph, id);
         let message = match &path {
-            Ok(path) => growth.message(path),
-            Err(_) => growth.message(&Path {
-                seed: space.seed,
-                moves: Vec::new(),
-            }),
+            Ok(path) => growth.message(space, path),
+            Err(_) => growth.message(
+                space,
+                &Path {
+                    seed: space.seed,
+                    moves: Vec::new(),
+                },
+            ),
         };
         findings.push(Finding::at(Property::Bounded, message, path, None));
     }

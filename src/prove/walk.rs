@@ -281,7 +281,7 @@ pub(super) fn walk(
             if let Some(growth) = bounds.passed(&game) {
                 report(Finding::at(
                     Property::Bounded,
-                    growth.message(&path),
+                    growth.message(space, &path),
                     Ok(path.clone()),
                     None,
                 ));

@@ -781,7 +781,7 @@ fn a_variant_extending_cambia_inherits_hooks_rulebook_and_bots() {
     assert_eq!(
         run.stdout,
         format!(
-            "ok     {rules}/cambia3: extends cambia · 7 actions · 116 rules (inherited from cambia) · bots: easy, medium, hard, expert (inherited from cambia) · 2 to 7 players · 29 of 29 functions compiled (12 into their callers)\n\
+            "ok     {rules}/cambia3: extends cambia · 7 actions · 118 rules (inherited from cambia) · bots: easy, medium, hard, expert (inherited from cambia) · 2 to 12 players · 29 of 29 functions compiled (12 into their callers)\n\
              checked 1 variant and 1 file (3 scenarios): 0 problems\n"
         )
     );
@@ -810,7 +810,7 @@ fn check_takes_feature_files_and_a_rules_folder() {
         &["check", "tests/cli/passing.feature"],
         0,
         &[
-            "ok     rules/cambia: 7 actions · 116 rules · bots: easy, medium, hard, expert · 2 to 7 players · 29 of 29 functions compiled (12 into their callers)\n",
+            "ok     rules/cambia: 7 actions · 118 rules · bots: easy, medium, hard, expert · 2 to 12 players · 29 of 29 functions compiled (12 into their callers)\n",
             "checked 1 variant and 1 file (2 scenarios): 0 problems\n",
         ],
     );
@@ -840,9 +840,9 @@ fn info_describes_a_variant() {
     }
     let run = deckspec(&["info", "cambia", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
-    assert_eq!(json["players"], serde_json::json!({"min": 2, "max": 7}));
-    assert_eq!(json["house_rules"][4]["name"], "penalty_draw_count");
-    assert_eq!(json["house_rules"][4]["type"], "integer");
+    assert_eq!(json["players"], serde_json::json!({"min": 2, "max": 12}));
+    assert_eq!(json["house_rules"][5]["name"], "penalty_draw_count");
+    assert_eq!(json["house_rules"][5]["type"], "integer");
     let run = deckspec(&["info", "cambai"]);
     assert_eq!(run.code, 2);
     assert!(

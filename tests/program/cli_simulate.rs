@@ -180,11 +180,11 @@ fn simulate_checks_every_count_before_playing() {
     for (players, message) in [
         (
             "1",
-            "error: --players: cambia is for 2 to 7 players, not 1: at least 2 players\n",
+            "error: --players: cambia is for 2 to 12 players, not 1: at least 2 players\n",
         ),
         (
             "20",
-            "error: --players: cambia is for 2 to 7 players, not 20: at most 7 players\n",
+            "error: --players: cambia is for 2 to 12 players, not 20: at most 12 players\n",
         ),
     ] {
         fails(&["simulate", "cambia", "--players", players], 2, message);
@@ -661,13 +661,13 @@ fn refused_bots_are_reported_loudly_and_strict_stops_at_the_first() {
     let run = succeeds(
         &args,
         &[
-            "bot decisions: 1420, refused: 300, on unknown cards: 0\n",
-            "note: the rules refused 300 of 1420 bot decisions (21.1%), each a bug in the bot script; the first: game 0, the expert bot in seat 3 chose `draw_stockpile` (you have already drawn a card); --strict stops at the first\n",
+            "bot decisions: 1134, refused: 238, on unknown cards: 0\n",
+            "note: the rules refused 238 of 1134 bot decisions (21.0%), each a bug in the bot script; the first: game 0, the expert bot in seat 3 chose `draw_stockpile` (you have already drawn a card); --strict stops at the first\n",
         ],
     );
     assert_eq!(
         run.stderr,
-        "warning: the rules refused 21.1% of the bots' decisions: this study does not measure the bots' play (the summary's note names the first refusal; --strict stops at it)\n"
+        "warning: the rules refused 21.0% of the bots' decisions: this study does not measure the bots' play (the summary's note names the first refusal; --strict stops at it)\n"
     );
     let json = summary(&[&args[..], &["--json", "--jobs", "3"]].concat());
     assert_eq!(

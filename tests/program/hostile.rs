@@ -318,11 +318,11 @@ fn house_rule_values_of_the_wrong_type_or_range_are_refused() {
         .unwrap_err();
         assert_eq!(error.to_string(), expected);
     }
-    // The variant's player range (cambia: 2 to 7) is checked too.
+    // The variant's player range (cambia: 2 to 12) is checked too.
     let error = Game::new(cambia.table().clone(), vec!["ann".into()], 0, &[]).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "cambia is for 2 to 7 players, not 1: at least 2 players"
+        "cambia is for 2 to 12 players, not 1: at least 2 players"
     );
 }
 

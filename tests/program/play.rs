@@ -209,8 +209,8 @@ proptest! {
 fn play_checks_its_arguments_before_dealing() {
     for (args, message) in [
         (
-            &["play", "cambia", "--players", "9"][..],
-            "error: --players: cambia is for 2 to 7 players, not 9: at most 7 players\n",
+            &["play", "cambia", "--players", "13"][..],
+            "error: --players: cambia is for 2 to 12 players, not 13: at most 12 players\n",
         ),
         (
             &["play", "cambia", "--bots", "godlike"][..],

@@ -81,7 +81,7 @@ fn the_text_report_names_each_property_and_where_its_scenario_is() {
         "prove growing",
         "ok    can-end",
         "ok    no-deadlock",
-        "FAIL  bounded      game variable marks holds 209 values, past its bound of 208, after 208 moves; the last 52 moves: 52 mark",
+        "FAIL  bounded      game variable marks holds 209 values, past its bound of 208, after 208 moves; the loop that grows it: p0 mark (1 move, 208 times at the end of the way, each adding 1)",
         "ok    invariants",
         "ok    seats-win",
         "ok    used",

@@ -459,7 +459,7 @@ fn table_requests_are_checked_with_clear_errors() {
         ),
         (
             r#"{"variant": "cambia", "players": ["ann"]}"#,
-            "cambia is for 2 to 7 players, not 1: at least 2 players (1 players and 0 bots)",
+            "cambia is for 2 to 12 players, not 1: at least 2 players (1 players and 0 bots)",
         ),
         (
             r#"{"variant": "cambia", "players": ["ann", "ann"]}"#,
