@@ -134,6 +134,36 @@ pub struct Game {
     step: StepBudget,
 }
 
+/// The events noted as sent, saved before a step: in place for up to 256 events (every step makes
+/// one of these, so it should not allocate).
+enum Sent {
+    Few([u64; 4]),
+    Many(Vec<u64>),
+}
+
+impl Sent {
+    fn of(bits: &[u64]) -> Sent {
+        match bits.len() {
+            0..=4 => {
+                let mut few = [0; 4];
+                few[..bits.len()].copy_from_slice(bits);
+                Sent::Few(few)
+            }
+            _ => Sent::Many(bits.to_vec()),
+        }
+    }
+
+    fn restore(self, bits: &mut [u64]) {
+        match self {
+            Sent::Few(few) => {
+                let n = bits.len().min(4);
+                bits[..n].copy_from_slice(&few[..n]);
+            }
+            Sent::Many(many) => bits.copy_from_slice(&many),
+        }
+    }
+}
+
 /// Counts against the per-step limits, reset by each checked transition.
 #[derive(Clone, Copy, Debug, Default)]
 struct StepBudget {
@@ -449,10 +479,9 @@ impl Game {
         };
     }
 
-    /// The indices (into `Table::events`) of the events sent since the last call, each once;
-    /// none unless `note_sent_events` is on.
-    pub fn take_sent_events(&mut self) -> Vec<usize> {
-        let mut out = Vec::new();
+    /// The indices (into `Table::events`) of the events sent since the last call, each once,
+    /// added to `out`; none unless `note_sent_events` is on.
+    pub fn take_sent_events(&mut self, out: &mut Vec<usize>) {
         for (w, word) in self.sent.iter_mut().enumerate() {
             while *word != 0 {
                 let bit = word.trailing_zeros() as usize;
@@ -460,7 +489,6 @@ impl Game {
                 out.push(w * 64 + bit);
             }
         }
-        out
     }
 
     fn note_sent(&mut self, event: usize) {
@@ -492,7 +520,7 @@ impl Game {
             game: &'a mut Game,
             saved: Option<(Arc<Table>, Box<GameState>, usize, usize)>,
             /// The events noted as sent before the step (`note_sent_events`), when noted.
-            sent: Option<Vec<u64>>,
+            sent: Option<Sent>,
             outer: StepBudget,
         }
         impl Drop for Rollback<'_> {
@@ -510,7 +538,7 @@ impl Game {
                         self.game.log.truncate(mark);
                     }
                     if let Some(sent) = self.sent.take() {
-                        self.game.sent = sent;
+                        sent.restore(&mut self.game.sent);
                     }
                 }
                 self.game.step = self.outer;
@@ -523,7 +551,7 @@ impl Game {
             self.log_start,
         );
         let outer = std::mem::take(&mut self.step);
-        let sent = (!self.sent.is_empty()).then(|| self.sent.clone());
+        let sent = (!self.sent.is_empty()).then(|| Sent::of(&self.sent));
         let mut guard = Rollback {
             game: self,
             saved: Some(saved),

@@ -137,8 +137,9 @@ fn scores(rules: &dyn Rules, game: &mut Game) -> Vec<i64> {
 
 /// The indices of the events `game` sent since they were last asked for: those it noted
 /// (`Game::note_sent_events`) and those it kept, which it then forgets.
-pub(super) fn sent_events(game: &mut Game) -> Vec<usize> {
-    let mut sent = game.take_sent_events();
+pub(super) fn sent_events(game: &mut Game, sent: &mut Vec<usize>) {
+    sent.clear();
+    game.take_sent_events(sent);
     for event in &game.log {
         if let Some(i) = game.table.event_index(&event.name)
             && !sent.contains(&i)
@@ -147,7 +148,6 @@ pub(super) fn sent_events(game: &mut Game) -> Vec<usize> {
         }
     }
     game.forget_events_before(game.event_count());
-    sent
 }
 
 /// What an exploration saw: which actions the rules accepted, which phases were entered, which
@@ -166,6 +166,8 @@ pub(super) struct Seen {
     pub(super) draw: bool,
     /// Games that ended.
     pub(super) ends: u64,
+    /// The events of the last state noted (`state`), kept to be filled again.
+    sent: Vec<usize>,
 }
 
 impl Seen {
@@ -181,15 +183,15 @@ impl Seen {
 
     /// Note the state `game` is in, and the events it sent since they were last forgotten
     /// (which it then forgets); the events' indices.
-    pub(super) fn state(&mut self, game: &mut Game) -> Vec<usize> {
+    pub(super) fn state(&mut self, game: &mut Game) -> &[usize] {
         if let Some(entered) = self.phases.get_mut(game.state.phase.0 as usize) {
             *entered = true;
         }
-        let sent = sent_events(game);
-        for &i in &sent {
+        sent_events(game, &mut self.sent);
+        for &i in &self.sent {
             self.events[i] = true;
         }
-        sent
+        &self.sent
     }
 
     /// Note an accepted action.

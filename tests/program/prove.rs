@@ -6,6 +6,8 @@ use crate::common::deckspec;
 use std::path::Path;
 
 const FIXTURES: &str = "tests/prove/rules";
+/// The scenarios of the fixtures whose rulebook `used` judges (`unplayed`).
+const SPECS: &str = "tests/prove/specs";
 
 #[test]
 fn each_fixture_violates_the_properties_it_expects_and_its_scenarios_replay() {
@@ -21,7 +23,7 @@ fn each_fixture_violates_the_properties_it_expects_and_its_scenarios_replay() {
         .filter(|n| root.join(n).join("expected").is_file())
         .collect();
     names.sort();
-    assert!(names.len() >= 7, "the fixtures: {names:?}");
+    assert!(names.len() >= 11, "the fixtures: {names:?}");
     for name in names {
         check(&root, &name);
     }
@@ -33,7 +35,7 @@ fn check(root: &Path, name: &str) {
     let out = tempfile::tempdir().expect("a temporary folder");
     let out_dir = out.path().to_string_lossy().into_owned();
     let run = deckspec(&[
-        "prove", name, "--rules", FIXTURES, "--json", "--out", &out_dir,
+        "prove", name, "--rules", FIXTURES, "--specs", SPECS, "--json", "--out", &out_dir,
     ]);
     assert_eq!(run.code, 1, "{name}: {}{}", run.stdout, run.stderr);
     let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
@@ -115,9 +117,120 @@ fn bad_arguments_are_refused_before_anything_is_explored() {
             &["prove", "--rules", "tests/prove/no_such_folder"][..],
             "holds no variant",
         ),
+        (
+            &["prove", "cambia", "--deck", "AS,XX"][..],
+            "`XX` is not a card",
+        ),
+        (
+            &["prove", "cambia", "--deck", "AS,7H,AS"][..],
+            "AS is named twice",
+        ),
+        (
+            &["prove", "cambia", "--deck", "AS,7H,9C"][..],
+            "the deal fails with a deck of 3 cards",
+        ),
     ] {
         let run = deckspec(args);
         assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
     }
+}
+
+/// A copy of the `unplayed` fixture with `prove_unplayed:` added to its `variant.yaml`.
+fn unplayed_declaring(yaml: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let to = dir.path().join("unplayed");
+    std::fs::create_dir_all(&to).expect("the variant folder");
+    for entry in std::fs::read_dir(Path::new(FIXTURES).join("unplayed")).expect("the fixture") {
+        let path = entry.expect("an entry").path();
+        std::fs::copy(&path, to.join(path.file_name().expect("a name"))).expect("a copy");
+    }
+    let variant = to.join("variant.yaml");
+    let text = std::fs::read_to_string(&variant).expect("variant.yaml");
+    std::fs::write(&variant, format!("{text}{yaml}")).expect("variant.yaml written");
+    dir
+}
+
+#[test]
+fn a_rule_declared_unplayable_is_reported_and_a_stale_or_unknown_declaration_is_not_accepted() {
+    let out = tempfile::tempdir().expect("a temporary folder");
+    let out_dir = out.path().to_string_lossy().into_owned();
+    let prove = |rules: &Path| {
+        let rules = rules.to_string_lossy().into_owned();
+        deckspec(&[
+            "prove", "unplayed", "--rules", &rules, "--specs", SPECS, "--out", &out_dir,
+        ])
+    };
+    // Declared with a reason: reported, not a violation.
+    let declared = unplayed_declaring(
+        "prove_unplayed:\n  FIX-WIN-2: no game empties the draw pile, which nothing draws from\n",
+    );
+    let run = prove(declared.path());
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "declared unplayable: FIX-WIN-2: no game empties the draw pile, which nothing draws from"
+        ),
+        "{}",
+        run.stdout
+    );
+    // Declared though it plays: the declaration is stale.
+    let stale = unplayed_declaring("prove_unplayed:\n  FIX-WIN-1: wrongly said to be unplayable\n");
+    let run = prove(stale.path());
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains(
+            "rule FIX-WIN-1 is declared unplayable (prove_unplayed in variant.yaml) but was played"
+        ),
+        "{}",
+        run.stdout
+    );
+    // A rule the rulebook does not have: the variant does not load.
+    let unknown = unplayed_declaring("prove_unplayed:\n  FIX-WIN-3: no such rule\n");
+    let run = prove(unknown.path());
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("`FIX-WIN-3` is not a rule of the rulebook")
+            || run
+                .stderr
+                .contains("`FIX-WIN-3` is not a rule of the rulebook"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+}
+
+#[test]
+fn a_reduced_deck_is_explored_whole_and_its_scenarios_name_the_deck() {
+    let out = tempfile::tempdir().expect("a temporary folder");
+    let out_dir = out.path().to_string_lossy().into_owned();
+    let run = deckspec(&[
+        "prove",
+        "small_deck",
+        "--rules",
+        FIXTURES,
+        "--out",
+        &out_dir,
+        "--json",
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let small = &json[0]["configurations"][1];
+    assert_eq!(small["deck"], serde_json::json!(["AS"]));
+    assert_eq!(small["complete"], true, "{small}");
+    let file = small["properties"]["invariants"]["scenario"]
+        .as_str()
+        .expect("a scenario");
+    let text = std::fs::read_to_string(file).expect("the scenario");
+    assert!(text.contains("And the deck is AS\n"), "{text}");
+    // The full deck holds every property: the fault is the small deck's alone.
+    let full = &json[0]["configurations"][0]["properties"];
+    assert!(
+        full.as_object()
+            .expect("properties")
+            .values()
+            .all(|v| v["held"] == true),
+        "{full}"
+    );
 }
