@@ -152,7 +152,7 @@ pub(super) fn explore(
                 seen.action(&game, action);
             }
             let sent = seen.state(&mut game);
-            let novel = features.as_mut().is_some_and(|f| f.novel(&game, &sent));
+            let novel = features.as_mut().is_some_and(|f| f.novel(&game, sent));
             let print = prints.of(&game.state);
             let next = graph.nodes.len() as u32;
             let child = *index.entry(print).or_insert(next);

@@ -277,7 +277,7 @@ pub(super) fn walk(
             covered.steps += 1;
             failed = check_step(verify.as_ref(), &game, &path, &mut report);
             let sent = seen.state(&mut game);
-            corpus.note(&game, &sent, &path.moves, &mut rng);
+            corpus.note(&game, sent, &path.moves, &mut rng);
             if let Some(growth) = bounds.passed(&game) {
                 report(Finding::at(
                     Property::Bounded,
