@@ -199,26 +199,19 @@ pub(super) fn walk(
                 && let Some(action) = super::hostile::hostile(&game, &candidates, &mut rng)
             {
                 covered.hostile += 1;
-                let mv = Move::Act(action);
-                match space.play(&mut game, rules, &mv) {
-                    Ok(false) => {}
-                    Ok(true) => {
-                        if let Move::Act(action) = &mv {
-                            seen.action(&game, action);
-                        }
+                let mut take = Take {
+                    game: &mut game,
+                    path: &mut path,
+                    seen,
+                    report: &mut report,
+                };
+                match take.play(space, rules, Move::Act(action), " on a move no form offers") {
+                    Tried::Refused => {}
+                    Tried::Moved => {
                         covered.hostile_accepted += 1;
-                        path.moves.push(mv);
                         moved = true;
                     }
-                    Err(fault) => {
-                        report(Finding::at(
-                            Property::Invariants,
-                            format!("the rules fault on a move no form offers: {fault}"),
-                            Ok(path.clone()),
-                            Some(mv),
-                        ));
-                        failed = true;
-                    }
+                    Tried::Faulted => failed = true,
                 }
             }
             for tried in 0..order.len() {
@@ -236,26 +229,16 @@ pub(super) fn walk(
                     Some(action) => Move::Act(action),
                     None => Move::Wait,
                 };
-                match space.play(&mut game, rules, &mv) {
-                    Ok(false) => continue,
-                    Ok(true) => {
-                        if let Move::Act(action) = &mv {
-                            seen.action(&game, action);
-                        }
-                        path.moves.push(mv);
-                        moved = true;
-                        break;
-                    }
-                    Err(fault) => {
-                        report(Finding::at(
-                            Property::Invariants,
-                            format!("the rules fault: {fault}"),
-                            Ok(path.clone()),
-                            Some(mv),
-                        ));
-                        failed = true;
-                        break;
-                    }
+                let mut take = Take {
+                    game: &mut game,
+                    path: &mut path,
+                    seen,
+                    report: &mut report,
+                };
+                match take.play(space, rules, mv, "") {
+                    Tried::Refused => continue,
+                    Tried::Moved => moved = true,
+                    Tried::Faulted => failed = true,
                 }
             }
             if failed {
@@ -302,6 +285,47 @@ pub(super) fn walk(
         }
     }
     covered
+}
+
+/// What playing one move came to.
+enum Tried {
+    Refused,
+    Moved,
+    Faulted,
+}
+
+/// A walk's game and path, and where what it sees and finds goes, for playing one move.
+struct Take<'g, R: FnMut(Finding)> {
+    game: &'g mut Game,
+    path: &'g mut Path,
+    seen: &'g mut Seen,
+    report: &'g mut R,
+}
+
+impl<R: FnMut(Finding)> Take<'_, R> {
+    /// Play `mv`: when accepted, noted and added to the path; a fault is reported, `kind` saying
+    /// what kind of move it was (` on a move no form offers`).
+    fn play(&mut self, space: &Space<'_>, rules: &dyn Rules, mv: Move, kind: &str) -> Tried {
+        match space.play(self.game, rules, &mv) {
+            Ok(false) => Tried::Refused,
+            Ok(true) => {
+                if let Move::Act(action) = &mv {
+                    self.seen.action(self.game, action);
+                }
+                self.path.moves.push(mv);
+                Tried::Moved
+            }
+            Err(fault) => {
+                (self.report)(Finding::at(
+                    Property::Invariants,
+                    format!("the rules fault{kind}: {fault}"),
+                    Ok(self.path.clone()),
+                    Some(mv),
+                ));
+                Tried::Faulted
+            }
+        }
+    }
 }
 
 /// The kernel's checks after a step; whether they failed (reported).

@@ -161,44 +161,34 @@ fn a_rule_declared_unplayable_is_reported_and_a_stale_or_unknown_declaration_is_
             "prove", "unplayed", "--rules", &rules, "--specs", SPECS, "--out", &out_dir,
         ])
     };
-    // Declared with a reason: reported, not a violation.
-    let declared = unplayed_declaring(
-        "prove_unplayed:\n  FIX-WIN-2: no game empties the draw pile, which nothing draws from\n",
-    );
-    let run = prove(declared.path());
-    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(
-        run.stdout.contains(
-            "declared unplayable: FIX-WIN-2: no game empties the draw pile, which nothing draws from"
+    // Each case: the declaration, the exit status, and what the report says.
+    for (yaml, code, says) in [
+        (
+            "FIX-WIN-2: no game empties the draw pile, which nothing draws from",
+            0,
+            "declared unplayable: FIX-WIN-2: no game empties the draw pile, which nothing draws from",
         ),
-        "{}",
-        run.stdout
-    );
-    // Declared though it plays: the declaration is stale.
-    let stale = unplayed_declaring("prove_unplayed:\n  FIX-WIN-1: wrongly said to be unplayable\n");
-    let run = prove(stale.path());
-    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert!(
-        run.stdout.contains(
-            "rule FIX-WIN-1 is declared unplayable (prove_unplayed in variant.yaml) but was played"
+        (
+            "FIX-WIN-1: wrongly said to be unplayable",
+            1,
+            "rule FIX-WIN-1 is declared unplayable (prove_unplayed in variant.yaml) but was played",
         ),
-        "{}",
-        run.stdout
-    );
-    // A rule the rulebook does not have: the variant does not load.
-    let unknown = unplayed_declaring("prove_unplayed:\n  FIX-WIN-3: no such rule\n");
-    let run = prove(unknown.path());
-    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
-    assert!(
-        run.stdout
-            .contains("`FIX-WIN-3` is not a rule of the rulebook")
-            || run
-                .stderr
-                .contains("`FIX-WIN-3` is not a rule of the rulebook"),
-        "{}{}",
-        run.stdout,
-        run.stderr
-    );
+        (
+            "FIX-WIN-3: no such rule",
+            2,
+            "`FIX-WIN-3` is not a rule of the rulebook",
+        ),
+    ] {
+        let rules = unplayed_declaring(&format!("prove_unplayed:\n  {yaml}\n"));
+        let run = prove(rules.path());
+        assert_eq!(run.code, code, "{yaml}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout.contains(says) || run.stderr.contains(says),
+            "{yaml}: {}{}",
+            run.stdout,
+            run.stderr
+        );
+    }
 }
 
 #[test]
