@@ -82,7 +82,7 @@ impl Property {
             Property::Bounded => "no variable, hand or timer list grows without bound",
             Property::Invariants => "every step keeps the kernel's invariants, without a fault",
             Property::SeatsWin => "every seat can win",
-            Property::Used => "every action, phase and event is used",
+            Property::Used => "every action, phase, event and rulebook rule is used",
             Property::Complete => "every reachable state of every deal is explored",
         }
     }
