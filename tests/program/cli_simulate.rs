@@ -744,3 +744,43 @@ fn the_progress_bar_shows_whole_games_per_second() {
         );
     }
 }
+
+/// Cambia's bots end every game at a full table too: eight expert players without jokers once
+/// went round for ever (game 74 of seed 0 is the first that did), since they called only below a
+/// threshold that time raises and no time passes while bots answer at once; and twelve players
+/// of every level, the most the rules take.
+#[test]
+fn cambia_bots_end_their_games_at_eight_and_twelve_players() {
+    succeeds(
+        &[
+            "simulate",
+            "cambia",
+            "--players",
+            "8",
+            "--bots",
+            "expert",
+            "--games",
+            "10",
+            "--seed",
+            "70",
+            "--house-rule",
+            "use_jokers=false",
+        ],
+        &["games: 10\n", "ended by: cambia 10\n"],
+    );
+    succeeds(
+        &[
+            "simulate",
+            "cambia",
+            "--players",
+            "12",
+            "--bots",
+            "easy,medium,hard,expert,easy,medium,hard,expert,easy,medium,hard,expert",
+            "--games",
+            "20",
+            "--house-rule",
+            "use_jokers=false",
+        ],
+        &["games: 20\n"],
+    );
+}
