@@ -110,6 +110,7 @@ struct ReadmeExamples;
 
 #[cfg(feature = "mimalloc")]
 pub mod allocator;
+pub mod balance;
 #[cfg(feature = "cli")]
 mod cli;
 pub mod coverage;

@@ -5,6 +5,7 @@
 mod out;
 #[cfg(feature = "serve")]
 mod backup; // issue 41: `deckspec backup`
+mod balance;
 mod check;
 mod coverage;
 mod info;
@@ -56,6 +57,11 @@ pub enum Command {
     /// seat can win, everything is used. A violation is written as a scenario that replays it.
     /// Exit 0 when every property holds, 1 on a violation, 2 when a variant cannot be loaded.
     Prove(prove::ProveArgs),
+    /// Balance a rule: play many games and measure what decides them (seat and first-turn
+    /// advantage, length, decisiveness, lead changes, comebacks, stalemates, each action's use
+    /// and whether it goes with winning, branching, hidden information), each with a 95%
+    /// interval; `--skill` plays every pair of bot levels against each other.
+    Balance(balance::BalanceArgs),
     /// Load variants and parse and check scenarios, running nothing; report every problem.
     /// With no path (or a project folder holding `rules/`), every variant and every scenario under
     /// `spec-tests/`; with feature files or folders, those and the variants they use.
@@ -138,6 +144,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Simulate(args) => simulate::simulate(args),
         Command::Merge(args) => simulate::merge(args),
         Command::Prove(args) => prove::prove(args),
+        Command::Balance(args) => balance::balance(args),
         Command::New(args) => new::new(&args),
     }
 }

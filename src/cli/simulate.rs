@@ -99,9 +99,16 @@ pub(super) fn parse_house_rule(text: &str) -> Result<(String, crate::kernel::Val
 
 /// Who sits where: one kind for every seat, or one per seat; bot levels must be the variant's.
 fn seating(args: &SimulateArgs, variant: &Variant) -> Result<Vec<Seating>, String> {
-    let players = args.players;
-    let seats = args
-        .bots
+    seats_for(&args.bots, args.players, variant)
+}
+
+/// The seats `--bots` names for `players` players, each level checked against the variant's.
+pub(super) fn seats_for(
+    bots: &str,
+    players: usize,
+    variant: &Variant,
+) -> Result<Vec<Seating>, String> {
+    let seats = bots
         .split(',')
         .map(|s| s.trim().parse())
         .collect::<Result<Vec<Seating>, String>>()
@@ -136,34 +143,42 @@ fn seating(args: &SimulateArgs, variant: &Variant) -> Result<Vec<Seating>, Strin
     Ok(seats)
 }
 
-/// The study the arguments ask for, every argument checked before any game is played.
-fn plan<'a>(args: &SimulateArgs, variant: &'a Variant) -> Result<Study<'a>, String> {
+/// `--players`, `--games` and `--jobs` checked against the variant: the threads to use.
+pub(super) fn check_counts(
+    players: usize,
+    games: u64,
+    jobs: Option<usize>,
+    variant: &Variant,
+) -> Result<usize, String> {
     use crate::kernel::limits::MAX_PLAYERS;
-    if !(1..=MAX_PLAYERS).contains(&args.players) {
+    if !(1..=MAX_PLAYERS).contains(&players) {
         return Err(format!(
-            "--players takes 1 to {MAX_PLAYERS} players, not {}",
-            args.players
+            "--players takes 1 to {MAX_PLAYERS} players, not {players}"
         ));
     }
     let range = variant.table().players;
-    if !range.contains(args.players) {
+    if !range.contains(players) {
         return Err(format!(
-            "--players: {} is for {range} players, not {}: {}",
+            "--players: {} is for {range} players, not {players}: {}",
             variant.name,
-            args.players,
-            range.bound_for(args.players)
+            range.bound_for(players)
         ));
     }
-    if args.games == 0 {
+    if games == 0 {
         return Err("--games takes 1 game or more, not 0".into());
     }
-    let jobs = match args.jobs {
+    Ok(match jobs {
         Some(j) if !(1..=MAX_JOBS).contains(&j) => {
             return Err(format!("--jobs takes 1 to {MAX_JOBS} threads, not {j}"));
         }
         Some(j) => j,
         None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS)),
-    };
+    })
+}
+
+/// The study the arguments ask for, every argument checked before any game is played.
+fn plan<'a>(args: &SimulateArgs, variant: &'a Variant) -> Result<Study<'a>, String> {
+    let jobs = check_counts(args.players, args.games, args.jobs, variant)?;
     let shard = args
         .shard
         .as_deref()

@@ -17,7 +17,7 @@ mod verify_tests;
 pub use engines::Twin;
 pub use fingerprint::rules_fingerprint;
 pub use merge::{MergeError, check_counts, merge};
-pub use play::{play, play_random, play_seated, record_game};
+pub use play::{play, play_observed, play_random, play_seated, record_game};
 pub use shards::{Shard, ShardRange, Shards};
 pub use study::{MAX_JOBS, Study, on_script_thread};
 pub use summary::{REFUSAL_WARNING_SHARE, Rate, SeededRefusal, StudyId, Summary};
@@ -39,6 +39,18 @@ pub struct GameSummary {
     pub reason: String,
     /// Each seat's final points (`Rules::score`), by seat.
     pub scores: Vec<i64>,
+    /// The game was stopped at a step limit before it ended (`play_observed` with
+    /// `Limit::Stop`): `winners` is empty and `reason` says so.
+    pub unfinished: bool,
+}
+
+/// What a game does at its step limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// Fail with [`SimError::Endless`] after [`MAX_STEPS`] (a study's games must end).
+    Fail,
+    /// Stop after this many steps and summarize the game unfinished (a stalemate, to count).
+    Stop(u64),
 }
 
 /// Why a simulated game could not be finished.

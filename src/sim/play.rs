@@ -3,7 +3,7 @@
 
 use super::engines::Twin;
 use super::verify::Verify;
-use super::{BotStats, GameSummary, MAX_STEPS, Refusal, Seating, SimError};
+use super::{BotStats, GameSummary, Limit, MAX_STEPS, Refusal, Seating, SimError};
 use crate::kernel::playout::{RandomAgent, Step};
 use crate::kernel::{Game, RuleError, Rules, Value};
 
@@ -26,10 +26,49 @@ pub fn play(
     if seating.iter().all(|s| *s == Seating::Random) {
         // The events are kept only to be verified or compared.
         let keep_events = verify || compare.is_some();
-        random_game(rules, seating.len(), seed, house, verify, keep_events)
+        random_game(
+            rules,
+            seating.len(),
+            seed,
+            house,
+            verify,
+            keep_events,
+            Limit::Fail,
+        )
+        .map(|g| (g, BotStats::default()))
+    } else {
+        seated_game(
+            variant,
+            rules,
+            seating,
+            seed,
+            house,
+            verify,
+            None,
+            compare,
+            Limit::Fail,
+        )
+    }
+}
+
+/// Play one game with `rules` (the variant, or a wrapper of it that watches every step), seats
+/// as `seating` says (bots from the variant's `bots.yaml`); with `Limit::Stop`, a game still
+/// going at the limit is summarized unfinished rather than failed.
+pub fn play_observed(
+    variant: &crate::script::Variant,
+    rules: &dyn Rules,
+    seating: &[Seating],
+    seed: u64,
+    house: &[(String, Value)],
+    limit: Limit,
+) -> Result<(GameSummary, BotStats), SimError> {
+    if seating.iter().all(|s| *s == Seating::Random) {
+        random_game(rules, seating.len(), seed, house, false, false, limit)
             .map(|g| (g, BotStats::default()))
     } else {
-        seated_game(variant, rules, seating, seed, house, verify, None, compare)
+        seated_game(
+            variant, rules, seating, seed, house, false, None, None, limit,
+        )
     }
 }
 
@@ -40,7 +79,7 @@ pub fn play_random(
     seed: u64,
     house: &[(String, Value)],
 ) -> Result<GameSummary, SimError> {
-    random_game(rules, players, seed, house, false, false)
+    random_game(rules, players, seed, house, false, false, Limit::Fail)
 }
 
 fn names(players: usize) -> Vec<String> {
@@ -83,6 +122,7 @@ pub(super) fn random_game(
     house: &[(String, Value)],
     verify: bool,
     keep_events: bool,
+    limit: Limit,
 ) -> Result<GameSummary, SimError> {
     let checks = Checks(
         verify.then(|| Verify::new(rules, seed, names(players), house)),
@@ -105,11 +145,17 @@ pub(super) fn random_game(
     let mut actions = 0;
     while !game.is_over() {
         checks.before(&game);
-        if actions >= MAX_STEPS {
-            return Err(SimError::Endless {
-                seed,
-                steps: actions,
-            });
+        match limit {
+            Limit::Stop(max) if actions >= max => {
+                return summarize(rules, &mut game, seed, actions).map(unfinished);
+            }
+            Limit::Fail if actions >= MAX_STEPS => {
+                return Err(SimError::Endless {
+                    seed,
+                    steps: actions,
+                });
+            }
+            _ => {}
         }
         actions += random_step(&mut agent, &mut game, rules, seed)?;
         checks.after(&game)?;
@@ -156,7 +202,18 @@ fn summarize(
         winners: outcome.winners.iter().map(|s| s.index()).collect(),
         reason: outcome.reason,
         scores,
+        unfinished: false,
     })
+}
+
+/// A summary of a game stopped at its step limit.
+fn unfinished(summary: GameSummary) -> GameSummary {
+    GameSummary {
+        unfinished: true,
+        reason: "step limit".into(),
+        winners: Vec::new(),
+        ..summary
+    }
 }
 
 /// Play one game with the given seats; bots come from the variant's `bots.yaml`.
@@ -166,7 +223,17 @@ pub fn play_seated(
     seed: u64,
     house: &[(String, Value)],
 ) -> Result<(GameSummary, BotStats), SimError> {
-    seated_game(variant, variant, seating, seed, house, false, None, None)
+    seated_game(
+        variant,
+        variant,
+        seating,
+        seed,
+        house,
+        false,
+        None,
+        None,
+        Limit::Fail,
+    )
 }
 
 /// Play one game of a study and write it as a scenario that replays it (`record`): the same
@@ -189,6 +256,7 @@ pub fn record_game(
         false,
         Some(&recorder),
         None,
+        Limit::Fail,
     )?;
     let text = recorder.text().ok_or(SimError::Start {
         seed,
@@ -214,6 +282,7 @@ fn seated_game(
     verify: bool,
     recorder: Option<&crate::record::Recorder>,
     reference: Option<&crate::script::Variant>,
+    limit: Limit,
 ) -> Result<(GameSummary, BotStats), SimError> {
     use crate::kernel::{Arg, Seat};
     use rand::SeedableRng;
@@ -258,8 +327,13 @@ fn seated_game(
     while !game.is_over() {
         checks.before(&game);
         steps += 1;
-        if steps > MAX_STEPS {
-            return Err(SimError::Endless { seed, steps });
+        match limit {
+            Limit::Stop(max) if steps > max => {
+                let summary = summarize(rules, &mut game, seed, actions).map(unfinished)?;
+                return Ok((summary, stats));
+            }
+            Limit::Fail if steps > MAX_STEPS => return Err(SimError::Endless { seed, steps }),
+            _ => {}
         }
         let first = game.state.current.map_or(0, |s| s.index());
         let mut acted = false;

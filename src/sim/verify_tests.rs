@@ -101,7 +101,9 @@ fn verified(fault: Fault, seed: u64) -> Option<String> {
         fault,
         acts: AtomicU64::new(0),
     };
-    let result = crate::sim::on_script_thread(|| random_game(&faulty, 3, seed, &[], true, true));
+    let result = crate::sim::on_script_thread(|| {
+        random_game(&faulty, 3, seed, &[], true, true, crate::sim::Limit::Fail)
+    });
     match result.unwrap() {
         Ok(_) => None,
         Err(SimError::Verify { seed: s, what }) => {

@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod balance;
 mod ci_recipe;
 mod cli;
 mod cli_new;

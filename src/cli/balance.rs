@@ -1,0 +1,297 @@
+//! `deckspec balance`: the arguments, the study (or the skill matrix), and its metrics printed
+//! with their intervals, or as JSON.
+
+use super::simulate::{check_counts, house_rules, seats_for};
+use super::{EXIT_BROKEN, EXIT_OK, render};
+use crate::balance::{Balance, Better, Metric};
+use crate::script::Variant;
+use crate::sim::Seating;
+use std::path::PathBuf;
+
+/// The arguments of `deckspec balance`.
+#[derive(clap::Args, Debug)]
+pub struct BalanceArgs {
+    /// The variant to play.
+    pub variant: String,
+    /// Players per game.
+    #[arg(long, default_value_t = 4)]
+    pub players: usize,
+    /// Number of games; game i uses seed `seed + i`.
+    #[arg(long, default_value_t = 2_000)]
+    pub games: u64,
+    /// The first seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Seats: one level for every seat, or one per seat (random, easy, medium, hard, expert).
+    #[arg(long, value_name = "LEVEL[,LEVEL…]", default_value = "random")]
+    pub bots: String,
+    /// A house rule for every game, `name=value` (repeatable).
+    #[arg(long = "house-rule", value_name = "NAME=VALUE")]
+    pub house_rules: Vec<String>,
+    /// Threads (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Steps after which a game stops and counts as a stalemate.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_steps: u64,
+    /// Which score leads during a game: `lower` or `higher` (default: told from the first 50
+    /// games' winners).
+    #[arg(long, value_name = "lower|higher")]
+    pub better: Option<String>,
+    /// Instead of one study: every pair of these bot levels (`easy,expert`, or `all`) in
+    /// two-player games, `--games` games a pair, seats alternating.
+    #[arg(long, value_name = "LEVEL,LEVEL…")]
+    pub skill: Option<String>,
+    /// Print each metric's definition under it.
+    #[arg(long)]
+    pub definitions: bool,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// The folder holding the variants.
+    #[arg(long, default_value = "rules", value_name = "DIR")]
+    pub rules: PathBuf,
+}
+
+pub(super) fn balance(args: BalanceArgs) -> i32 {
+    let variant = match Variant::load_named(&args.rules, &args.variant) {
+        Ok(v) => v,
+        Err(e) => {
+            err!("{}", render(&e));
+            return EXIT_BROKEN;
+        }
+    };
+    match run(&args, &variant) {
+        Ok(text) => {
+            outln!("{text}");
+            EXIT_OK
+        }
+        Err(e) => {
+            errln!("error: {e}");
+            EXIT_BROKEN
+        }
+    }
+}
+
+fn run(args: &BalanceArgs, variant: &Variant) -> Result<String, String> {
+    let players = match args.skill {
+        Some(_) => 2,
+        None => args.players,
+    };
+    let jobs = check_counts(players, args.games, args.jobs, variant)?;
+    let (house, house_text) = house_rules(&args.house_rules)?;
+    let better = match args.better.as_deref() {
+        None => None,
+        Some("lower") => Some(Better::Lower),
+        Some("higher") => Some(Better::Higher),
+        Some(other) => return Err(format!("--better takes lower or higher, not `{other}`")),
+    };
+    if args.seed.checked_add(args.games - 1).is_none() {
+        return Err(format!(
+            "--seed {} with --games {} needs seeds past {}",
+            args.seed,
+            args.games,
+            u64::MAX
+        ));
+    }
+    if let Some(levels) = &args.skill {
+        let levels = skill_levels(levels, variant)?;
+        let matchups = crate::balance::skill(
+            variant,
+            &levels,
+            &house,
+            args.games,
+            args.seed,
+            jobs,
+            args.max_steps,
+        )
+        .map_err(|e| e.to_string())?;
+        return Ok(match args.json {
+            true => serde_json::json!({ "variant": variant.name, "skill": matchups }).to_string(),
+            false => skill_text(&variant.name, &levels, &matchups, args.games),
+        });
+    }
+    let seats = seats_for(&args.bots, players, variant)?;
+    let study = Balance {
+        variant,
+        seats: seats.clone(),
+        house,
+        games: args.games,
+        first_seed: args.seed,
+        jobs,
+        max_steps: args.max_steps,
+        better,
+    };
+    let report = study.run().map_err(|e| e.to_string())?;
+    let actions: Vec<&str> = variant.table().actions.iter().map(|a| &*a.name).collect();
+    let metrics = report.tally.metrics(&actions);
+    if args.json {
+        return Ok(serde_json::json!({
+            "variant": variant.name,
+            "players": players,
+            "seats": seats.iter().map(seat_name).collect::<Vec<_>>(),
+            "house_rules": house_text.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<std::collections::BTreeMap<_, _>>(),
+            "games": report.tally.games,
+            "first_seed": args.seed,
+            "better": report.better,
+            "better_inferred": report.inferred,
+            "confidence": crate::balance::stats::CONFIDENCE,
+            "metrics": metrics,
+            "end_reasons": report.tally.reasons,
+            "seconds": report.seconds,
+        })
+        .to_string());
+    }
+    let mut out = format!(
+        "balance {}: {} games of {players} players ({}), seeds {}…{}\n",
+        variant.name,
+        report.tally.games,
+        seats.iter().map(seat_name).collect::<Vec<_>>().join(", "),
+        args.seed,
+        house_text
+            .iter()
+            .map(|(k, v)| format!(", {k}={v}"))
+            .collect::<String>()
+    );
+    out.push_str(&format!(
+        "leading: the {} score at each turn's start{}\n",
+        match report.better {
+            Better::Lower => "lowest",
+            Better::Higher => "highest",
+        },
+        if report.inferred {
+            " (told from the first games' winners; --better sets it)"
+        } else {
+            ""
+        }
+    ));
+    out.push_str(&format!(
+        "  {:<34} {:>10}  {:>23}  {:>9}\n",
+        "metric", "value", "95% interval", "n"
+    ));
+    for m in &metrics {
+        out.push_str(&metric_line(m));
+        if args.definitions {
+            out.push_str(&format!("      {}\n", m.definition));
+        }
+    }
+    let reasons: Vec<String> = report
+        .tally
+        .reasons
+        .iter()
+        .map(|(r, n)| format!("{r} {n}"))
+        .collect();
+    out.push_str(&format!("ended by: {}\n", reasons.join(", ")));
+    out.push_str(&format!(
+        "{:.1} s, {:.0} games/s",
+        report.seconds,
+        report.tally.games as f64 / report.seconds.max(1e-9)
+    ));
+    Ok(out)
+}
+
+fn seat_name(s: &Seating) -> String {
+    match s {
+        Seating::Random => "random".into(),
+        Seating::Bot(level) => level.clone(),
+    }
+}
+
+/// One metric's line: value and interval with as many decimals as the value needs.
+fn metric_line(m: &Metric) -> String {
+    let f = |x: f64| {
+        if x.abs() >= 100.0 {
+            format!("{x:.1}")
+        } else {
+            format!("{x:.3}")
+        }
+    };
+    let value = m.value.map_or("—".to_string(), f);
+    let interval = m.interval.map_or("—".to_string(), |(lo, hi)| {
+        format!("{} to {}", f(lo), f(hi))
+    });
+    format!(
+        "  {:<34} {:>10}  {:>23}  {:>9}\n",
+        m.id, value, interval, m.n
+    )
+}
+
+/// The levels `--skill` names: `all` for the variant's, else each of them.
+fn skill_levels(text: &str, variant: &Variant) -> Result<Vec<String>, String> {
+    let Some(book) = &variant.bots else {
+        return Err(format!(
+            "--skill: {} has no computer players (no bots.yaml)",
+            variant.name
+        ));
+    };
+    // In the order of strength the levels are named for.
+    let mut known: Vec<String> = book.levels().map(str::to_string).collect();
+    known.sort_by_key(|l| {
+        crate::script::bots::LEVELS
+            .iter()
+            .position(|k| k == l)
+            .unwrap_or(usize::MAX)
+    });
+    let levels: Vec<String> = match text.trim() {
+        "all" => known.clone(),
+        list => list.split(',').map(|l| l.trim().to_string()).collect(),
+    };
+    for l in &levels {
+        if !known.contains(l) {
+            return Err(format!(
+                "--skill: {} has no `{l}` level: its levels are {}",
+                variant.name,
+                known.join(", ")
+            ));
+        }
+    }
+    if levels.len() < 2 {
+        return Err("--skill needs two levels or more".into());
+    }
+    Ok(levels)
+}
+
+fn skill_text(
+    variant: &str,
+    levels: &[String],
+    matchups: &[crate::balance::Matchup],
+    games: u64,
+) -> String {
+    let mut out = format!(
+        "skill {variant}: each pair of levels in {games} two-player games, seats alternating\n"
+    );
+    out.push_str(
+        "  win share of the row's level against the column's (a tie counts for neither)\n",
+    );
+    out.push_str(&format!("  {:<10}", ""));
+    for l in levels {
+        out.push_str(&format!(" {:>22}", l));
+    }
+    out.push('\n');
+    for row in levels {
+        out.push_str(&format!("  {row:<10}"));
+        for col in levels {
+            let cell = matchups
+                .iter()
+                .find(|m| &m.level == row && &m.against == col)
+                .map_or("—".to_string(), |m| {
+                    match (m.wins.value(), m.wins.interval()) {
+                        (Some(v), Some((lo, hi))) => format!("{v:.3} ({lo:.3}–{hi:.3})"),
+                        _ => "—".to_string(),
+                    }
+                });
+            out.push_str(&format!(" {cell:>22}"));
+        }
+        out.push('\n');
+    }
+    out.push_str("  games the row's level needs to win a match by a majority, 95% of the time:\n");
+    for m in matchups.iter().filter(|m| m.games_to_win.is_some()) {
+        out.push_str(&format!(
+            "    {} against {}: {} games\n",
+            m.level,
+            m.against,
+            m.games_to_win.unwrap_or(0)
+        ));
+    }
+    out.trim_end().to_string()
+}
