@@ -3,7 +3,7 @@
 //! outcomes, their length, and who led at the start of each turn by the variant's score hook on
 //! the true state (what a designer sees; the players see less).
 
-use super::stats::{Mean, Share};
+use super::stats::{CONFIDENCE, Mean, Share};
 use super::trace::GameTrace;
 use crate::sim::GameSummary;
 use serde::{Deserialize, Serialize};
@@ -67,6 +67,22 @@ pub struct Metric {
     pub interval: Option<(f64, f64)>,
     /// Observations it stands on (games, players or turns).
     pub n: u64,
+    /// What it was computed from, for comparing two studies.
+    #[serde(skip)]
+    pub stat: Stat,
+}
+
+/// The statistic behind a metric.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stat {
+    /// A proportion.
+    Share(Share),
+    /// A mean.
+    Mean(Mean),
+    /// The standard deviation of these observations.
+    Spread(Mean),
+    /// The first share less the second.
+    Lift(Share, Share),
 }
 
 impl Tally {
@@ -103,14 +119,20 @@ impl Tally {
         let sole = |bits: u64| (bits.count_ones() == 1).then(|| bits.trailing_zeros() as usize);
         let mut changes = 0u32;
         let mut last: Option<usize> = None;
+        let mut margins = Mean::default();
         for turn in &trace.turns {
-            self.lead_margin.add(turn.margin);
+            margins.add(turn.margin);
             if let Some(now) = sole(turn.leaders) {
                 if last.is_some_and(|l| l != now) {
                     changes += 1;
                 }
                 last = Some(now);
             }
+        }
+        // One value a game: the turns of a game are not independent of each other, so an interval
+        // over turns would be too narrow.
+        if let Some(m) = margins.value() {
+            self.lead_margin.add(m);
         }
         self.lead_changes.add(f64::from(changes));
         if let [winner] = game.winners[..]
@@ -212,6 +234,7 @@ impl Tally {
             value: s.value(),
             interval: s.interval(),
             n: s.n,
+            stat: Stat::Share(*s),
         };
         let mean = |id: &str, definition: String, m: &Mean| Metric {
             id: id.into(),
@@ -219,6 +242,7 @@ impl Tally {
             value: m.value(),
             interval: m.interval(),
             n: m.n,
+            stat: Stat::Mean(*m),
         };
         out.push(share(
             "first-turn-advantage",
@@ -242,6 +266,7 @@ impl Tally {
             value: self.length.sd(),
             interval: self.length.sd_interval(),
             n: self.length.n,
+            stat: Stat::Spread(self.length),
         });
         out.push(mean("turns", "turns a game".into(), &self.turns));
         out.push(mean(
@@ -261,7 +286,7 @@ impl Tally {
         ));
         out.push(mean(
             "lead-margin",
-            "at each turn's start: points between the leader and the closest other player (small: the trailing players stay close)".into(),
+            "at each turn's start: points between the leader and the closest other player, a game's mean (small: the trailing players stay close)".into(),
             &self.lead_margin,
         ));
         out.push(share(
@@ -325,26 +350,51 @@ impl Tally {
     }
 }
 
+impl Stat {
+    /// The metric's value.
+    pub fn value(&self) -> Option<f64> {
+        match self {
+            Stat::Share(s) => s.value(),
+            Stat::Mean(m) => m.value(),
+            Stat::Spread(m) => m.sd(),
+            Stat::Lift(a, b) => a.value().zip(b.value()).map(|(p, q)| p - q),
+        }
+    }
+
+    /// Its interval at a confidence (0 to 1): the metric's own kind of interval.
+    pub fn interval_at(&self, confidence: f64) -> Option<(f64, f64)> {
+        match self {
+            Stat::Share(s) => s.interval_at(confidence),
+            Stat::Mean(m) => m.interval_at(confidence),
+            Stat::Spread(m) => m.sd_interval_at(confidence),
+            Stat::Lift(a, b) => lift_interval(a, b, confidence),
+        }
+    }
+}
+
+/// Newcombe's interval of a share less another, from the two Wilson intervals.
+fn lift_interval(a: &Share, b: &Share, confidence: f64) -> Option<(f64, f64)> {
+    let (p, q) = (a.value()?, b.value()?);
+    let (l1, u1) = a.interval_at(confidence)?;
+    let (l2, u2) = b.interval_at(confidence)?;
+    let d = p - q;
+    Some((
+        d - ((p - l1).powi(2) + (u2 - q).powi(2)).sqrt(),
+        d + ((u1 - p).powi(2) + (q - l2).powi(2)).sqrt(),
+    ))
+}
+
 /// The difference of two shares with its 95% interval (Newcombe's, from the two Wilson
 /// intervals), standing on both shares' trials.
 pub fn difference(id: &str, definition: String, a: &Share, b: &Share) -> Metric {
-    let value = a.value().zip(b.value()).map(|(p, q)| p - q);
-    let interval = match (a.value(), b.value(), a.interval(), b.interval()) {
-        (Some(p), Some(q), Some((l1, u1)), Some((l2, u2))) => {
-            let d = p - q;
-            Some((
-                d - ((p - l1).powi(2) + (u2 - q).powi(2)).sqrt(),
-                d + ((u1 - p).powi(2) + (q - l2).powi(2)).sqrt(),
-            ))
-        }
-        _ => None,
-    };
+    let stat = Stat::Lift(*a, *b);
     Metric {
         id: id.into(),
         definition,
-        value,
-        interval,
+        value: stat.value(),
+        interval: stat.interval_at(CONFIDENCE),
         n: a.n + b.n,
+        stat: Stat::Lift(*a, *b),
     }
 }
 

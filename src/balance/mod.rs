@@ -4,18 +4,23 @@
 //! first-turn advantage, length and its spread, decisiveness, lead changes, comebacks, how close
 //! the trailing players stay, stalemates, ties, score margins, each action's use and whether
 //! using it goes with winning, branching, hidden information and time. `skill` plays every pair
-//! of bot levels against each other.
+//! of bot levels against each other; `compare.rs` sets two configurations side by side and
+//! `tune.rs` races a house rule's values toward a target.
 //!
 //! Games are streamed in blocks of `BLOCK` on every thread; each block's tally is merged in block
 //! order, so a study holds a few blocks' sums at a time and its numbers are the same, to the
 //! last bit, for any number of threads.
 
+pub mod compare;
 pub mod metrics;
 pub mod stats;
 pub mod trace;
+pub mod tune;
 
-pub use metrics::{Metric, Tally};
+pub use compare::{Compare, Comparison, Difference, Margin};
+pub use metrics::{Metric, Stat, Tally};
 pub use trace::{Better, Tracer};
+pub use tune::{Candidate, Tune, Tuning};
 
 use crate::kernel::Value;
 use crate::script::Variant;

@@ -60,20 +60,30 @@ impl Mean {
     /// The 95% interval of the standard deviation (from the chi-squared distribution with n - 1
     /// degrees of freedom: exact for normal observations, a guide for others).
     pub fn sd_interval(&self) -> Option<(f64, f64)> {
+        self.sd_interval_at(CONFIDENCE)
+    }
+
+    /// [`Mean::sd_interval`] at another confidence (0 to 1).
+    pub fn sd_interval_at(&self, confidence: f64) -> Option<(f64, f64)> {
         let sd = self.sd()?;
         let df = (self.n - 1) as f64;
         let chi = ChiSquared::new(df).ok()?;
-        let upper = chi.inverse_cdf(0.5 + CONFIDENCE / 2.0);
-        let lower = chi.inverse_cdf(0.5 - CONFIDENCE / 2.0);
+        let upper = chi.inverse_cdf(0.5 + confidence / 2.0);
+        let lower = chi.inverse_cdf(0.5 - confidence / 2.0);
         Some((sd * (df / upper).sqrt(), sd * (df / lower).sqrt()))
     }
 
     /// The 95% interval of the mean (Student's t with n - 1 degrees of freedom).
     pub fn interval(&self) -> Option<(f64, f64)> {
+        self.interval_at(CONFIDENCE)
+    }
+
+    /// [`Mean::interval`] at another confidence (0 to 1).
+    pub fn interval_at(&self, confidence: f64) -> Option<(f64, f64)> {
         let se = self.se()?;
         let t = StudentsT::new(0.0, 1.0, (self.n - 1) as f64)
             .ok()?
-            .inverse_cdf(0.5 + CONFIDENCE / 2.0);
+            .inverse_cdf(0.5 + confidence / 2.0);
         Some((self.mean - t * se, self.mean + t * se))
     }
 }
@@ -107,10 +117,15 @@ impl Share {
 
     /// Wilson's 95% score interval, which stays inside 0 to 1 and is sound near them.
     pub fn interval(&self) -> Option<(f64, f64)> {
+        self.interval_at(CONFIDENCE)
+    }
+
+    /// [`Share::interval`] at another confidence (0 to 1).
+    pub fn interval_at(&self, confidence: f64) -> Option<(f64, f64)> {
         if self.n == 0 {
             return None;
         }
-        let z = z();
+        let z = z_at(confidence);
         let n = self.n as f64;
         let p = self.hits as f64 / n;
         let denominator = 1.0 + z * z / n;
@@ -122,7 +137,12 @@ impl Share {
 
 /// The normal quantile of the intervals' confidence (1.96 for 95%).
 pub fn z() -> f64 {
-    Normal::standard().inverse_cdf(0.5 + CONFIDENCE / 2.0)
+    z_at(CONFIDENCE)
+}
+
+/// The two-sided normal quantile of a confidence (0 to 1).
+pub fn z_at(confidence: f64) -> f64 {
+    Normal::standard().inverse_cdf(0.5 + confidence.clamp(0.0, 1.0 - 1e-15) / 2.0)
 }
 
 #[cfg(test)]

@@ -42,6 +42,31 @@ pub struct BalanceArgs {
     /// two-player games, `--games` games a pair, seats alternating.
     #[arg(long, value_name = "LEVEL,LEVEL…")]
     pub skill: Option<String>,
+    /// Compare two configurations, each written as options of this command in one argument
+    /// (`--compare "--house-rule penalty_draw_count=2" "--house-rule penalty_draw_count=4"`;
+    /// each may set `--house-rule`, `--bots`, `--players`, `--rules` and `--seed`, the rest is
+    /// this command's): rounds of `--round` games a side until every difference is decided or
+    /// `--budget` games a side are played.
+    #[arg(long, num_args = 2, value_names = ["A", "B"], allow_hyphen_values = true)]
+    pub compare: Vec<String>,
+    /// With `--compare`: games a side a round.
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(10..))]
+    pub round: u64,
+    /// With `--compare`: games a side at most.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(10..))]
+    pub budget: u64,
+    /// With `--compare`: the chance, over every metric and every round, of calling a difference
+    /// that is not there.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// With `--compare`: a mean's difference whose interval lies within this share of A's value
+    /// is decided as none that matters.
+    #[arg(long, default_value_t = 0.05)]
+    pub margin: f64,
+    /// With `--compare`: a proportion's difference (a share or a lift) whose interval lies within
+    /// this much is decided as none that matters (0.01: one percentage point).
+    #[arg(long, default_value_t = 0.01)]
+    pub margin_points: f64,
     /// Print each metric's definition under it.
     #[arg(long)]
     pub definitions: bool,
@@ -93,6 +118,9 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<String, String> {
             args.games,
             u64::MAX
         ));
+    }
+    if let [a, b] = &args.compare[..] {
+        return compare(args, variant, a, b, jobs, better);
     }
     if let Some(levels) = &args.skill {
         let levels = skill_levels(levels, variant)?;
@@ -294,4 +322,193 @@ fn skill_text(
         ));
     }
     out.trim_end().to_string()
+}
+
+/// One side of `--compare`: the options its argument may set.
+#[derive(clap::Parser, Debug)]
+#[command(no_binary_name = true, disable_help_flag = true)]
+struct SideArgs {
+    #[arg(long = "house-rule", value_name = "NAME=VALUE")]
+    house_rules: Vec<String>,
+    #[arg(long)]
+    bots: Option<String>,
+    #[arg(long)]
+    players: Option<usize>,
+    #[arg(long)]
+    rules: Option<PathBuf>,
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// A side's options on top of the command's own.
+fn side<'v>(
+    args: &BalanceArgs,
+    text: &str,
+    loaded: &'v [(PathBuf, Variant)],
+    jobs: usize,
+    better: Option<Better>,
+    seed: u64,
+) -> Result<(Balance<'v>, String), String> {
+    use clap::Parser;
+    let parsed = SideArgs::try_parse_from(text.split_whitespace()).map_err(|e| {
+        format!(
+            "--compare `{text}`: {}",
+            e.to_string().lines().next().unwrap_or("")
+        )
+    })?;
+    let rules = parsed.rules.clone().unwrap_or_else(|| args.rules.clone());
+    let variant = loaded
+        .iter()
+        .find(|(dir, _)| *dir == rules)
+        .map(|(_, v)| v)
+        .ok_or_else(|| format!("--compare `{text}`: {} is not loaded", rules.display()))?;
+    let players = parsed.players.unwrap_or(args.players);
+    check_counts(players, args.budget, Some(jobs), variant)?;
+    let mut texts = args.house_rules.clone();
+    texts.extend(parsed.house_rules.iter().cloned());
+    let (house, _) = house_rules(&texts)?;
+    let bots = parsed.bots.clone().unwrap_or_else(|| args.bots.clone());
+    let seats = seats_for(&bots, players, variant)?;
+    let label = match text.trim() {
+        "" => "as it is".to_string(),
+        t => t.to_string(),
+    };
+    Ok((
+        Balance {
+            variant,
+            seats,
+            house,
+            games: args.budget,
+            first_seed: parsed.seed.unwrap_or(seed),
+            jobs,
+            max_steps: args.max_steps,
+            better,
+        },
+        label,
+    ))
+}
+
+/// `--compare A B`: both sides round by round, and each metric's difference.
+fn compare(
+    args: &BalanceArgs,
+    variant: &Variant,
+    a: &str,
+    b: &str,
+    jobs: usize,
+    better: Option<Better>,
+) -> Result<String, String> {
+    if !(0.0 < args.alpha && args.alpha < 1.0) {
+        return Err(format!("--alpha is between 0 and 1, not {}", args.alpha));
+    }
+    if !(0.0..1.0).contains(&args.margin) {
+        return Err(format!("--margin is from 0 to 1, not {}", args.margin));
+    }
+    if !(0.0..1.0).contains(&args.margin_points) {
+        return Err(format!(
+            "--margin-points is from 0 to 1, not {}",
+            args.margin_points
+        ));
+    }
+    // A side may name another rules folder: each folder's variant, loaded once.
+    let mut loaded: Vec<(PathBuf, Variant)> = Vec::new();
+    for text in [a, b] {
+        let rules = text
+            .split_whitespace()
+            .skip_while(|t| *t != "--rules")
+            .nth(1)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| args.rules.clone());
+        if loaded.iter().any(|(dir, _)| *dir == rules) {
+            continue;
+        }
+        let v = match rules == args.rules {
+            true => Variant::load_named(&args.rules, &variant.name),
+            false => Variant::load_named(&rules, &variant.name),
+        }
+        .map_err(|e| format!("--compare `{text}`: {}", e.short()))?;
+        loaded.push((rules, v));
+    }
+    let (side_a, label_a) = side(args, a, &loaded, jobs, better, args.seed)?;
+    // B plays other deals than A unless it names its seed: the tests take the sides as
+    // independent samples.
+    let seed_b = args.seed.checked_add(args.budget).ok_or_else(|| {
+        format!(
+            "--seed {} and --budget {} pass {}",
+            args.seed,
+            args.budget,
+            u64::MAX
+        )
+    })?;
+    let (side_b, label_b) = side(args, b, &loaded, jobs, better, seed_b)?;
+    let study = crate::balance::Compare {
+        a: side_a,
+        b: side_b,
+        round: args.round,
+        budget: args.budget,
+        alpha: args.alpha,
+        margin: crate::balance::Margin {
+            relative: args.margin,
+            points: args.margin_points,
+        },
+    };
+    let result = study.run().map_err(|e| e.to_string())?;
+    if args.json {
+        return Ok(serde_json::json!({
+            "variant": variant.name,
+            "a": label_a,
+            "b": label_b,
+            "comparison": result,
+            "alpha": args.alpha,
+            "margin": study.margin,
+        })
+        .to_string());
+    }
+    let mut out = format!(
+        "balance {}: A `{label_a}` against B `{label_b}`: {} games a side in {} round{} of {}{}\n",
+        variant.name,
+        result.games,
+        result.rounds,
+        if result.rounds == 1 { "" } else { "s" },
+        args.round,
+        match result.all_decided {
+            true => ", every difference decided".to_string(),
+            false => format!(", the budget of {} spent", args.budget),
+        }
+    );
+    out.push_str(&format!(
+        "significant: a chance below {} over {} looks and every metric (Holm) that no difference shows one this large\nwithin: the corrected interval inside the margin, {}% of A's value for a mean, {} for a share or lift, either way\n",
+        args.alpha,
+        result.looks,
+        args.margin * 100.0,
+        args.margin_points
+    ));
+    out.push_str(&format!(
+        "  {:<34} {:>10} {:>10} {:>10}  {:>23} {:>9}\n",
+        "metric", "A", "B", "B - A", "95% interval", "p"
+    ));
+    let f = |x: Option<f64>| x.map_or("—".to_string(), |v| format!("{v:.3}"));
+    for d in &result.differences {
+        let interval = d
+            .interval
+            .map_or("—".to_string(), |(lo, hi)| format!("{lo:.3} to {hi:.3}"));
+        let mark = match (d.significant, d.equivalent, d.decided) {
+            (true, _, _) => "  significant".to_string(),
+            (false, true, _) => "  within".to_string(),
+            (false, false, true) => String::new(),
+            (false, false, false) => "  undecided".to_string(),
+        };
+        out.push_str(&format!(
+            "  {:<34} {:>10} {:>10} {:>10}  {:>23} {:>9}{mark}\n",
+            d.id,
+            f(d.a),
+            f(d.b),
+            f(d.difference),
+            interval,
+            d.p.map_or("—".to_string(), |p| match p < 1e-15 {
+                true => "<1e-15".to_string(),
+                false => format!("{p:.2e}"),
+            }),
+        ));
+    }
+    Ok(out.trim_end().to_string())
 }

@@ -17,6 +17,7 @@ mod prove; // issue 45: `deckspec prove`
 #[cfg(feature = "serve")]
 mod serve;
 mod simulate;
+mod tune; // issue 46: `deckspec tune`
 
 pub use simulate::{MergeArgs, SimulateArgs};
 
@@ -60,8 +61,13 @@ pub enum Command {
     /// Balance a rule: play many games and measure what decides them (seat and first-turn
     /// advantage, length, decisiveness, lead changes, comebacks, stalemates, each action's use
     /// and whether it goes with winning, branching, hidden information), each with a 95%
-    /// interval; `--skill` plays every pair of bot levels against each other.
+    /// interval; `--skill` plays every pair of bot levels against each other; `--compare A B`
+    /// says which metrics two configurations differ in, playing until each is decided.
     Balance(balance::BalanceArgs),
+    /// Tune a numeric house rule: race its values (`--house-rule NAME=LO..HI`) until the one
+    /// bringing a metric closest to a target (`--target METRIC=VALUE`) is found, with the
+    /// confidence of the answer.
+    Tune(tune::TuneArgs),
     /// Load variants and parse and check scenarios, running nothing; report every problem.
     /// With no path (or a project folder holding `rules/`), every variant and every scenario under
     /// `spec-tests/`; with feature files or folders, those and the variants they use.
@@ -145,6 +151,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Merge(args) => simulate::merge(args),
         Command::Prove(args) => prove::prove(args),
         Command::Balance(args) => balance::balance(args),
+        Command::Tune(args) => tune::tune(args),
         Command::New(args) => new::new(&args),
     }
 }

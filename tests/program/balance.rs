@@ -190,3 +190,337 @@ fn bad_arguments_are_refused_before_a_game_is_played() {
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
     }
 }
+
+/// `balance --json --compare A B …`: the comparison.
+fn comparison(args: &[&str]) -> serde_json::Value {
+    study(args)["comparison"].clone()
+}
+
+/// The difference of metric `id` in a comparison.
+fn difference<'a>(c: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    c["differences"]
+        .as_array()
+        .expect("differences")
+        .iter()
+        .find(|d| d["id"] == id)
+        .unwrap_or_else(|| panic!("no difference {id}"))
+}
+
+fn significant(c: &serde_json::Value) -> Vec<String> {
+    let all = c["differences"].as_array().expect("differences");
+    all.iter()
+        .filter(|d| d["significant"] == true)
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn compare_finds_that_cambias_larger_penalty_gives_more_choice_and_fewer_lead_changes() {
+    let c = comparison(&[
+        "cambia",
+        "--round",
+        "500",
+        "--budget",
+        "1000",
+        "--compare",
+        "--house-rule penalty_draw_count=2",
+        "--house-rule penalty_draw_count=4",
+    ]);
+    let found = significant(&c);
+    for id in ["branching", "lead-changes", "action-draw_stockpile-uses"] {
+        assert!(found.contains(&id.to_string()), "{id} not in {found:?}");
+    }
+    let branching = difference(&c, "branching");
+    let (lo, hi) = (
+        branching["interval"][0].as_f64().unwrap(),
+        branching["interval"][1].as_f64().unwrap(),
+    );
+    // Four penalty cards make bigger hands, so more slots to name: B offers more.
+    assert!(0.0 < lo && lo < hi, "{branching}");
+    assert!(branching["b"].as_f64() > branching["a"].as_f64());
+}
+
+#[test]
+fn compare_calls_no_difference_between_runs_of_one_configuration_but_rarely() {
+    // Twenty comparisons of Cambia with itself on other deals, each looking twice at 30
+    // metrics: without the corrections for looks and metrics nearly every one would call some
+    // difference significant. With them, at most one in twenty should (alpha 0.05).
+    let mut calling = Vec::new();
+    for run in 0..20u64 {
+        let seed = (run * 100_000).to_string();
+        let c = comparison(&[
+            "cambia",
+            "--seed",
+            &seed,
+            "--round",
+            "150",
+            "--budget",
+            "300",
+            "--compare",
+            "",
+            "",
+        ]);
+        assert_eq!(c["games"], 300, "{c}");
+        let found = significant(&c);
+        if !found.is_empty() {
+            calling.push((run, found));
+        }
+    }
+    assert!(calling.len() <= 2, "{calling:?}");
+}
+
+#[test]
+fn compare_on_the_same_deals_finds_every_difference_zero() {
+    let c = comparison(&[
+        "cambia",
+        "--round",
+        "100",
+        "--budget",
+        "200",
+        "--compare",
+        "--seed 5",
+        "--seed 5",
+    ]);
+    for d in c["differences"].as_array().unwrap() {
+        assert!(d["significant"] == false, "{d}");
+        if let Some(x) = d["difference"].as_f64() {
+            assert_eq!(x, 0.0, "{d}");
+        }
+    }
+}
+
+#[test]
+fn compare_stops_as_soon_as_every_difference_is_decided() {
+    // Every seat_zero game is the same game, so every difference is 0. A mean's interval is
+    // nothing from the first round, a share's (0 of n) narrows as 11/n at the corrected level:
+    // inside 0.05 at the third round of 500, and the budget's other seven rounds are not played.
+    let c = comparison(&[
+        "seat_zero",
+        "--rules",
+        FIXTURES,
+        "--players",
+        "3",
+        "--round",
+        "500",
+        "--budget",
+        "5000",
+        "--margin-points",
+        "0.05",
+        "--compare",
+        "",
+        "",
+    ]);
+    assert_eq!(
+        (&c["rounds"], &c["looks"], &c["games"]),
+        (&3.into(), &10.into(), &1500.into())
+    );
+    assert_eq!(c["all_decided"], true);
+    assert_eq!(difference(&c, "game-length")["equivalent"], true);
+}
+
+#[test]
+fn compare_refuses_bad_sides_and_levels() {
+    for (args, says) in [
+        (
+            &["balance", "cambia", "--compare", "--bogus 1", ""][..],
+            "--compare `--bogus 1`",
+        ),
+        (
+            &[
+                "balance",
+                "cambia",
+                "--compare",
+                "",
+                "--house-rule no_such=1",
+            ][..],
+            "no_such",
+        ),
+        (
+            &["balance", "cambia", "--compare", "--players 13", ""][..],
+            "at most 12 players",
+        ),
+        (
+            &[
+                "balance",
+                "cambia",
+                "--compare",
+                "--rules tests/nowhere",
+                "",
+            ][..],
+            "--compare `--rules tests/nowhere`",
+        ),
+        (
+            &["balance", "cambia", "--alpha", "1.5", "--compare", "", ""][..],
+            "--alpha",
+        ),
+        (
+            &["balance", "cambia", "--round", "5", "--compare", "", ""][..],
+            "--round",
+        ),
+    ] {
+        let run = deckspec(args);
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+}
+
+/// `tune --json …` on the coin fixture: its tuning.
+fn tuning(args: &[&str]) -> serde_json::Value {
+    let run = deckspec(
+        &[
+            &[
+                "tune",
+                "no_skill",
+                "--rules",
+                FIXTURES,
+                "--players",
+                "2",
+                "--json",
+            ][..],
+            args,
+        ]
+        .concat(),
+    );
+    assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+    json["tuning"].clone()
+}
+
+/// The rule's values still in at the end of a tuning.
+fn still_in(t: &serde_json::Value) -> Vec<f64> {
+    let candidates = t["candidates"].as_array().expect("candidates");
+    t["still_in"]
+        .as_array()
+        .expect("still_in")
+        .iter()
+        .map(|i| {
+            candidates[i.as_u64().unwrap() as usize]["value"]
+                .as_f64()
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn tune_finds_the_coins_bias_that_makes_seat_zero_win_three_games_in_ten() {
+    let t = tuning(&[
+        "--house-rule",
+        "seat_0_percent=0..100/10",
+        "--target",
+        "seat-0-wins=0.3",
+        "--round",
+        "200",
+        "--budget",
+        "4000",
+    ]);
+    assert_eq!(still_in(&t), [30.0], "{t}");
+    let candidates = t["candidates"].as_array().unwrap();
+    assert_eq!(
+        candidates[t["best"].as_u64().unwrap() as usize]["value"],
+        30.0
+    );
+    // The values far from the target go out at the first look, after 200 games.
+    for far in [0, 7, 8, 9, 10] {
+        assert_eq!(candidates[far]["out_in_round"], 1, "{}", candidates[far]);
+        assert_eq!(candidates[far]["games"], 200, "{}", candidates[far]);
+    }
+}
+
+#[test]
+fn tune_keeps_both_values_a_target_halfway_between_cannot_tell_apart() {
+    let t = tuning(&[
+        "--house-rule",
+        "seat_0_percent=20,30,40,50",
+        "--target",
+        "seat-0-wins=0.35",
+        "--round",
+        "200",
+        "--budget",
+        "1000",
+    ]);
+    assert_eq!(still_in(&t), [30.0, 40.0], "{t}");
+    assert_eq!(t["rounds"], 5, "the budget spent: {t}");
+}
+
+#[test]
+fn tune_refuses_a_range_it_cannot_race() {
+    let base = ["tune", "no_skill", "--rules", FIXTURES, "--players", "2"];
+    for (args, says) in [
+        (
+            &[
+                "--house-rule",
+                "seat_0_percent=30",
+                "--target",
+                "seat-0-wins=0.3",
+            ][..],
+            "no --house-rule holds a range",
+        ),
+        (
+            &[
+                "--house-rule",
+                "no_such=1..3",
+                "--target",
+                "seat-0-wins=0.3",
+            ][..],
+            "no house rule `no_such`",
+        ),
+        (
+            &[
+                "--house-rule",
+                "seat_0_percent=0..1/0.5",
+                "--target",
+                "seat-0-wins=0.3",
+            ][..],
+            "0.5 is not a whole number",
+        ),
+        (
+            &[
+                "--house-rule",
+                "seat_0_percent=90..110/10",
+                "--target",
+                "seat-0-wins=0.3",
+            ][..],
+            "110 is outside the rule's range (0 to 100)",
+        ),
+        (
+            &[
+                "--house-rule",
+                "seat_0_percent=0..1000",
+                "--target",
+                "seat-0-wins=0.3",
+            ][..],
+            "more than 64 values",
+        ),
+        (
+            &[
+                "--house-rule",
+                "seat_0_percent=0..10",
+                "--target",
+                "seat-9-wins=0.3",
+            ][..],
+            "no metric `seat-9-wins`",
+        ),
+        (
+            &[
+                "--house-rule",
+                "seat_0_percent=0..10",
+                "--target",
+                "seat-0-wins",
+            ][..],
+            "--target takes METRIC=VALUE",
+        ),
+        (
+            &[
+                "--house-rule",
+                "seat_0_percent=0..10",
+                "--target",
+                "seat-0-wins=high",
+            ][..],
+            "`high` is not a number",
+        ),
+    ] {
+        let run = deckspec(&[&base[..], args].concat());
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+    }
+}
