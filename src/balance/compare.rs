@@ -1,7 +1,7 @@
 //! Two configurations side by side: for each metric the difference (B less A), its 95% interval,
 //! a p-value, and whether it is significant once corrected for the number of metrics (Holm) and
 //! for looking again after every round (Bonferroni over the looks the budget allows). Rounds of
-//! games are played until every difference is decided (significant, or its interval inside the
+//! games, each as many as all before it, are played until every difference is decided (significant, or its interval inside the
 //! equivalence margin) or the game budget is spent: the designer does not guess a game count.
 
 use super::metrics::{Metric, Stat, Tally};
@@ -16,7 +16,7 @@ pub struct Compare<'a> {
     pub a: Balance<'a>,
     /// Configuration B.
     pub b: Balance<'a>,
-    /// Games each side plays a round.
+    /// Games each side plays before the first look (each later look doubles them).
     pub round: u64,
     /// Games each side plays at most.
     pub budget: u64,
@@ -41,6 +41,8 @@ pub struct Margin {
 pub struct Difference {
     /// The metric.
     pub id: String,
+    /// Its kind (`share`, `mean`, `spread` or `lift`).
+    pub kind: &'static str,
     /// A's value and B's.
     pub a: Option<f64>,
     /// B's value.
@@ -68,9 +70,9 @@ pub struct Comparison {
     pub differences: Vec<Difference>,
     /// Games each side played.
     pub games: u64,
-    /// Rounds played.
+    /// Looks taken.
     pub rounds: u64,
-    /// The rounds the budget allowed (the looks corrected for).
+    /// The looks the budget allowed (the looks corrected for).
     pub looks: u64,
     /// Whether every difference was decided before the budget ran out.
     pub all_decided: bool,
@@ -85,8 +87,8 @@ impl Compare<'_> {
             Some(b) => b,
             None => self.a.infer_better()?,
         };
-        let round = self.round.max(1);
-        let looks = self.budget.max(round).div_ceil(round);
+        let schedule = super::schedule(self.round, self.budget);
+        let looks = schedule.len() as u64;
         let alpha = self.alpha / looks as f64;
         let actions: Vec<&str> = self
             .a
@@ -97,60 +99,39 @@ impl Compare<'_> {
             .map(|a| &*a.name)
             .collect();
         let mut sums = [None::<Tally>, None::<Tally>];
-        let mut last = Vec::new();
-        for r in 0..looks {
+        let mut comparison = Comparison {
+            differences: Vec::new(),
+            games: 0,
+            rounds: 0,
+            looks,
+            all_decided: false,
+            better,
+        };
+        for &games in &schedule {
             for (side, sum) in [&self.a, &self.b].into_iter().zip(sums.iter_mut()) {
-                let offset = r.checked_mul(round).ok_or(SimError::Seeds {
-                    first: side.first_seed,
-                    games: self.budget,
-                })?;
-                let study = Balance {
-                    variant: side.variant,
-                    seats: side.seats.clone(),
-                    house: side.house.clone(),
-                    games: round,
-                    first_seed: side.first_seed.checked_add(offset).ok_or(SimError::Seeds {
-                        first: side.first_seed,
-                        games: self.budget,
-                    })?,
-                    jobs: side.jobs,
-                    max_steps: side.max_steps,
-                    better: Some(better),
-                };
-                let tally = study.play_all(better)?;
+                let tally = side.play_range(comparison.games, games, better)?;
                 match sum {
                     Some(s) => s.merge(&tally),
                     None => *sum = Some(tally),
                 }
             }
+            comparison.games = games;
+            comparison.rounds += 1;
             let (Some(ta), Some(tb)) = (&sums[0], &sums[1]) else {
                 continue;
             };
-            last = differences(
+            comparison.differences = differences(
                 &ta.metrics(&actions),
                 &tb.metrics(&actions),
                 alpha,
                 self.margin,
             );
-            if last.iter().all(|d| d.decided) {
-                return Ok(Comparison {
-                    differences: last,
-                    games: (r + 1) * round,
-                    rounds: r + 1,
-                    looks,
-                    all_decided: true,
-                    better,
-                });
+            if comparison.differences.iter().all(|d| d.decided) {
+                comparison.all_decided = true;
+                break;
             }
         }
-        Ok(Comparison {
-            differences: last,
-            games: looks * round,
-            rounds: looks,
-            looks,
-            all_decided: false,
-            better,
-        })
+        Ok(comparison)
     }
 }
 
@@ -169,6 +150,7 @@ pub fn differences(a: &[Metric], b: &[Metric], alpha: f64, margin: Margin) -> Ve
             };
             Some(Difference {
                 allowed,
+                kind: ma.stat.kind(),
                 id: ma.id.clone(),
                 a: ma.value,
                 b: mb.value,

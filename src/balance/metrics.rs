@@ -67,8 +67,9 @@ pub struct Metric {
     pub interval: Option<(f64, f64)>,
     /// Observations it stands on (games, players or turns).
     pub n: u64,
-    /// What it was computed from, for comparing two studies.
-    #[serde(skip)]
+    /// What it was computed from, for comparing two studies; in JSON, its kind (`share`,
+    /// `mean`, `spread` or `lift`).
+    #[serde(rename = "kind", serialize_with = "kind_of")]
     pub stat: Stat,
 }
 
@@ -350,7 +351,21 @@ impl Tally {
     }
 }
 
+fn kind_of<S: serde::Serializer>(stat: &Stat, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(stat.kind())
+}
+
 impl Stat {
+    /// What kind of statistic it is: `share`, `mean`, `spread` or `lift`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Stat::Share(_) => "share",
+            Stat::Mean(_) => "mean",
+            Stat::Spread(_) => "spread",
+            Stat::Lift(..) => "lift",
+        }
+    }
+
     /// The metric's value.
     pub fn value(&self) -> Option<f64> {
         match self {

@@ -13,6 +13,7 @@
 
 pub mod compare;
 pub mod metrics;
+pub mod report;
 pub mod stats;
 pub mod trace;
 pub mod tune;
@@ -74,6 +75,21 @@ impl Balance<'_> {
             first: self.first_seed,
             games: self.games,
         })
+    }
+
+    /// Games `from` to `to` (exclusive) of this study, summed: a look's new games.
+    fn play_range(&self, from: u64, to: u64, better: Better) -> Result<Tally, SimError> {
+        let part = Balance {
+            variant: self.variant,
+            seats: self.seats.clone(),
+            house: self.house.clone(),
+            games: to.saturating_sub(from),
+            first_seed: self.seed(from)?,
+            jobs: self.jobs,
+            max_steps: self.max_steps,
+            better: Some(better),
+        };
+        part.play_all(better)
     }
 
     /// Play the study and sum it.
@@ -213,6 +229,20 @@ impl Balance<'_> {
     }
 }
 
+/// The games played by each look of a sequential study (`compare`, `tune`): the first round,
+/// then twice as many each look, up to the budget. Doubling keeps the looks few (each costs a
+/// share of the error rate) while a clear answer still comes after the first round.
+pub fn schedule(round: u64, budget: u64) -> Vec<u64> {
+    let (round, budget) = (round.max(1), budget.max(round.max(1)));
+    let mut looks = vec![round];
+    while let Some(&last) = looks.last()
+        && last < budget
+    {
+        looks.push(last.saturating_mul(2).min(budget));
+    }
+    looks
+}
+
 /// One pair of levels played against each other.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Matchup {
@@ -307,6 +337,17 @@ pub fn games_to_win(p: f64) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn looks_double_up_to_the_budget() {
+        assert_eq!(
+            super::schedule(2000, 20000),
+            [2000, 4000, 8000, 16000, 20000]
+        );
+        assert_eq!(super::schedule(500, 500), [500]);
+        assert_eq!(super::schedule(500, 100), [500]);
+        assert_eq!(super::schedule(1000, 4000), [1000, 2000, 4000]);
+    }
+
     use super::games_to_win;
 
     #[test]

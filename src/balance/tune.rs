@@ -22,7 +22,7 @@ pub struct Tune<'a> {
     pub metric: String,
     /// The value wanted.
     pub target: f64,
-    /// Games each value still in plays a round.
+    /// Games each value plays before the first look (each later look doubles them).
     pub round: u64,
     /// Games each value plays at most.
     pub budget: u64,
@@ -80,8 +80,8 @@ impl Tune<'_> {
             Some(b) => b,
             None => self.base.infer_better()?,
         };
-        let round = self.round.max(1);
-        let looks = self.budget.max(round).div_ceil(round);
+        let schedule = super::schedule(self.round, self.budget);
+        let looks = schedule.len() as u64;
         let k = self.values.len().max(1) as f64;
         // Each value's interval at each look holds with 1 - alpha / (values × looks).
         let confidence = 1.0 - self.alpha / (k * looks as f64);
@@ -96,13 +96,9 @@ impl Tune<'_> {
         let mut sums: Vec<Option<Tally>> = vec![None; self.values.len()];
         let mut out: Vec<Option<u64>> = vec![None; self.values.len()];
         let mut rounds = 0;
-        for r in 0..looks {
-            rounds = r + 1;
-            let first_seed = self
-                .base
-                .first_seed
-                .checked_add(r.checked_mul(round).ok_or(self.seeds_error())?)
-                .ok_or(self.seeds_error())?;
+        let mut played = 0;
+        for &games in &schedule {
+            rounds += 1;
             for (i, value) in self.values.iter().enumerate() {
                 if out[i].is_some() {
                     continue;
@@ -114,18 +110,19 @@ impl Tune<'_> {
                     variant: self.base.variant,
                     seats: self.base.seats.clone(),
                     house,
-                    games: round,
-                    first_seed,
+                    games: self.budget,
+                    first_seed: self.base.first_seed,
                     jobs: self.base.jobs,
                     max_steps: self.base.max_steps,
                     better: Some(better),
                 };
-                let tally = study.play_all(better)?;
+                let tally = study.play_range(played, games, better)?;
                 match &mut sums[i] {
                     Some(s) => s.merge(&tally),
                     None => sums[i] = Some(tally),
                 }
             }
+            played = games;
             let bounds: Vec<Option<(f64, f64)>> = (0..self.values.len())
                 .map(|i| {
                     let stat = self.stat(sums[i].as_ref()?, &actions)?;
@@ -191,13 +188,6 @@ impl Tune<'_> {
             .into_iter()
             .find(|m| m.id == self.metric)
             .map(|m| m.stat)
-    }
-
-    fn seeds_error(&self) -> SimError {
-        SimError::Seeds {
-            first: self.base.first_seed,
-            games: self.budget,
-        }
     }
 }
 

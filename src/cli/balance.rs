@@ -45,11 +45,12 @@ pub struct BalanceArgs {
     /// Compare two configurations, each written as options of this command in one argument
     /// (`--compare "--house-rule penalty_draw_count=2" "--house-rule penalty_draw_count=4"`;
     /// each may set `--house-rule`, `--bots`, `--players`, `--rules` and `--seed`, the rest is
-    /// this command's): rounds of `--round` games a side until every difference is decided or
-    /// `--budget` games a side are played.
+    /// this command's): `--round` games a side, then twice as many each look, until every
+    /// difference is decided or `--budget` games a side are played.
     #[arg(long, num_args = 2, value_names = ["A", "B"], allow_hyphen_values = true)]
     pub compare: Vec<String>,
-    /// With `--compare`: games a side a round.
+    /// With `--compare`: games a side before the first look; each look after doubles them, up
+    /// to `--budget`.
     #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(10..))]
     pub round: u64,
     /// With `--compare`: games a side at most.
@@ -73,6 +74,10 @@ pub struct BalanceArgs {
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Also write a self-contained HTML page with the metrics (or the differences, or the skill
+    /// matrix) drawn with their intervals.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
     /// The folder holding the variants.
     #[arg(long, default_value = "rules", value_name = "DIR")]
     pub rules: PathBuf,
@@ -86,19 +91,56 @@ pub(super) fn balance(args: BalanceArgs) -> i32 {
             return EXIT_BROKEN;
         }
     };
-    match run(&args, &variant) {
-        Ok(text) => {
-            outln!("{text}");
-            EXIT_OK
-        }
-        Err(e) => {
-            errln!("error: {e}");
-            EXIT_BROKEN
-        }
+    if let Some(report) = &args.report
+        && let Err(e) = super::writable("--report", report)
+    {
+        errln!("error: {e}");
+        return EXIT_BROKEN;
     }
+    let found = run(&args, &variant);
+    finish(found, args.json, args.report.as_deref())
 }
 
-fn run(args: &BalanceArgs, variant: &Variant) -> Result<String, String> {
+/// What a study found: its text, its JSON, and which page shows it.
+pub(super) struct Found {
+    pub text: String,
+    pub json: serde_json::Value,
+    pub page: crate::balance::report::Page,
+}
+
+/// Print what was found (text or JSON) and write its report page, if asked.
+pub(super) fn finish(
+    found: Result<Found, String>,
+    json: bool,
+    report: Option<&std::path::Path>,
+) -> i32 {
+    let found = match found {
+        Ok(f) => f,
+        Err(e) => {
+            errln!("error: {e}");
+            return EXIT_BROKEN;
+        }
+    };
+    if let Some(path) = report {
+        let page = crate::balance::report::html(found.page, &found.json, &found.text);
+        if let Err(e) = std::fs::write(path, page) {
+            errln!("error: --report: cannot write {}: {e}", path.display());
+            return EXIT_BROKEN;
+        }
+    }
+    match json {
+        true => outln!("{}", found.json),
+        false => outln!("{}", found.text),
+    }
+    if let Some(path) = report
+        && !json
+    {
+        outln!("report: {}", path.display());
+    }
+    EXIT_OK
+}
+
+fn run(args: &BalanceArgs, variant: &Variant) -> Result<Found, String> {
     let players = match args.skill {
         Some(_) => 2,
         None => args.players,
@@ -134,9 +176,10 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<String, String> {
             args.max_steps,
         )
         .map_err(|e| e.to_string())?;
-        return Ok(match args.json {
-            true => serde_json::json!({ "variant": variant.name, "skill": matchups }).to_string(),
-            false => skill_text(&variant.name, &levels, &matchups, args.games),
+        return Ok(Found {
+            text: skill_text(&variant.name, &levels, &matchups, args.games),
+            json: serde_json::json!({ "variant": variant.name, "skill": matchups }),
+            page: crate::balance::report::Page::Skill,
         });
     }
     let seats = seats_for(&args.bots, players, variant)?;
@@ -153,8 +196,7 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<String, String> {
     let report = study.run().map_err(|e| e.to_string())?;
     let actions: Vec<&str> = variant.table().actions.iter().map(|a| &*a.name).collect();
     let metrics = report.tally.metrics(&actions);
-    if args.json {
-        return Ok(serde_json::json!({
+    let json = serde_json::json!({
             "variant": variant.name,
             "players": players,
             "seats": seats.iter().map(seat_name).collect::<Vec<_>>(),
@@ -167,9 +209,7 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<String, String> {
             "metrics": metrics,
             "end_reasons": report.tally.reasons,
             "seconds": report.seconds,
-        })
-        .to_string());
-    }
+    });
     let mut out = format!(
         "balance {}: {} games of {players} players ({}), seeds {}…{}\n",
         variant.name,
@@ -215,7 +255,11 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<String, String> {
         report.seconds,
         report.tally.games as f64 / report.seconds.max(1e-9)
     ));
-    Ok(out)
+    Ok(Found {
+        text: out,
+        json,
+        page: crate::balance::report::Page::Study,
+    })
 }
 
 fn seat_name(s: &Seating) -> String {
@@ -396,7 +440,7 @@ fn compare(
     b: &str,
     jobs: usize,
     better: Option<Better>,
-) -> Result<String, String> {
+) -> Result<Found, String> {
     if !(0.0 < args.alpha && args.alpha < 1.0) {
         return Err(format!("--alpha is between 0 and 1, not {}", args.alpha));
     }
@@ -452,24 +496,21 @@ fn compare(
         },
     };
     let result = study.run().map_err(|e| e.to_string())?;
-    if args.json {
-        return Ok(serde_json::json!({
-            "variant": variant.name,
-            "a": label_a,
-            "b": label_b,
-            "comparison": result,
-            "alpha": args.alpha,
-            "margin": study.margin,
-        })
-        .to_string());
-    }
+    let json = serde_json::json!({
+        "variant": variant.name,
+        "a": label_a,
+        "b": label_b,
+        "comparison": result,
+        "alpha": args.alpha,
+        "margin": study.margin,
+    });
     let mut out = format!(
-        "balance {}: A `{label_a}` against B `{label_b}`: {} games a side in {} round{} of {}{}\n",
+        "balance {}: A `{label_a}` against B `{label_b}`: {} games a side, {} look{} of {}{}\n",
         variant.name,
         result.games,
         result.rounds,
         if result.rounds == 1 { "" } else { "s" },
-        args.round,
+        result.looks,
         match result.all_decided {
             true => ", every difference decided".to_string(),
             false => format!(", the budget of {} spent", args.budget),
@@ -510,5 +551,9 @@ fn compare(
             }),
         ));
     }
-    Ok(out.trim_end().to_string())
+    Ok(Found {
+        text: out.trim_end().to_string(),
+        json,
+        page: crate::balance::report::Page::Compare,
+    })
 }

@@ -1,8 +1,9 @@
 //! `deckspec tune`: the arguments (one `--house-rule` holding a range of values, and a
 //! `--target`), the race of `balance::Tune`, and its answer printed or as JSON.
 
+use super::balance::{Found, finish};
 use super::simulate::{check_counts, house_rules, seats_for};
-use super::{EXIT_BROKEN, EXIT_OK, render};
+use super::{EXIT_BROKEN, render};
 use crate::balance::{Balance, Better, Tally, Tune};
 use crate::kernel::{HouseRuleType, Value};
 use crate::script::Variant;
@@ -36,7 +37,8 @@ pub struct TuneArgs {
     /// The first seed; every value plays the same deals.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Games each value still in plays a round.
+    /// Games each value plays before the first look; each look after doubles the games of the
+    /// values still in, up to `--budget`.
     #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(10..))]
     pub round: u64,
     /// Games each value plays at most.
@@ -58,6 +60,9 @@ pub struct TuneArgs {
     /// Print the answer as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Also write a self-contained HTML page with the metric drawn against the rule's values.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
     /// The folder holding the variants.
     #[arg(long, default_value = "rules", value_name = "DIR")]
     pub rules: PathBuf,
@@ -71,16 +76,13 @@ pub(super) fn tune(args: TuneArgs) -> i32 {
             return EXIT_BROKEN;
         }
     };
-    match run(&args, &variant) {
-        Ok(text) => {
-            outln!("{text}");
-            EXIT_OK
-        }
-        Err(e) => {
-            errln!("error: {e}");
-            EXIT_BROKEN
-        }
+    if let Some(report) = &args.report
+        && let Err(e) = super::writable("--report", report)
+    {
+        errln!("error: {e}");
+        return EXIT_BROKEN;
     }
+    finish(run(&args, &variant), args.json, args.report.as_deref())
 }
 
 /// A range's text (`2..6`, `0.5..2/0.5`, `1,2,4`) read as numbers, or `None` when it is no range.
@@ -185,7 +187,7 @@ fn tuned_rule(
     Ok((name, values, fixed))
 }
 
-fn run(args: &TuneArgs, variant: &Variant) -> Result<String, String> {
+fn run(args: &TuneArgs, variant: &Variant) -> Result<Found, String> {
     let jobs = check_counts(args.players, args.budget, args.jobs, variant)?;
     if !(0.0 < args.alpha && args.alpha < 1.0) {
         return Err(format!("--alpha is between 0 and 1, not {}", args.alpha));
@@ -258,25 +260,23 @@ fn run(args: &TuneArgs, variant: &Variant) -> Result<String, String> {
     let started = std::time::Instant::now();
     let tuning = study.run().map_err(|e| e.to_string())?;
     let seconds = started.elapsed().as_secs_f64();
-    if args.json {
-        return Ok(serde_json::json!({
-            "variant": variant.name,
-            "rule": rule,
-            "metric": metric,
-            "target": target,
-            "alpha": args.alpha,
-            "tuning": tuning,
-            "seconds": seconds,
-        })
-        .to_string());
-    }
+    let json = serde_json::json!({
+        "variant": variant.name,
+        "rule": rule,
+        "metric": metric,
+        "target": target,
+        "alpha": args.alpha,
+        "tuning": tuning,
+        "seconds": seconds,
+    });
     let best = &tuning.candidates[tuning.best];
     let f = |x: Option<f64>| x.map_or("—".to_string(), |v| format!("{v:.3}"));
     let mut out = format!(
-        "tune {}: {rule} for {metric} = {target}, {} values raced in rounds of {} (at most {} games each)\n",
+        "tune {}: {rule} for {metric} = {target}, {} values raced from {} games each, doubling at each of {} looks up to {}\n",
         variant.name,
         tuning.candidates.len(),
         args.round,
+        tuning.looks,
         args.budget,
     );
     let (w1, w2) = (rule.len().max(6), metric.len().max(6));
@@ -291,7 +291,7 @@ fn run(args: &TuneArgs, variant: &Variant) -> Result<String, String> {
         let state = match (i == tuning.best, c.out_in_round) {
             (true, _) => "  closest".to_string(),
             (false, None) => "  still in".to_string(),
-            (false, Some(r)) => format!("  out in round {r}"),
+            (false, Some(r)) => format!("  out at look {r}"),
         };
         out.push_str(&format!(
             "  {:>w1$} {:>w2$} {:>23} {:>10} {:>8}{state}\n",
@@ -311,7 +311,7 @@ fn run(args: &TuneArgs, variant: &Variant) -> Result<String, String> {
     let confidence = (1.0 - args.alpha) * 100.0;
     out.push_str(&match others.is_empty() {
         true => format!(
-            "answer: {rule}={} is closest to {target}, with {confidence}% confidence ({} rounds, {:.1} s)",
+            "answer: {rule}={} is closest to {target}, with {confidence}% confidence ({} looks, {:.1} s)",
             best.value, tuning.rounds, seconds
         ),
         false => format!(
@@ -323,7 +323,11 @@ fn run(args: &TuneArgs, variant: &Variant) -> Result<String, String> {
             seconds
         ),
     });
-    Ok(out)
+    Ok(Found {
+        text: out,
+        json,
+        page: crate::balance::report::Page::Tune,
+    })
 }
 
 #[cfg(test)]

@@ -242,7 +242,7 @@ fn compare_finds_that_cambias_larger_penalty_gives_more_choice_and_fewer_lead_ch
 
 #[test]
 fn compare_calls_no_difference_between_runs_of_one_configuration_but_rarely() {
-    // Twenty comparisons of Cambia with itself on other deals, each looking twice at 30
+    // Twenty comparisons of Cambia with itself on other deals, each looking twice at 31
     // metrics: without the corrections for looks and metrics nearly every one would call some
     // difference significant. With them, at most one in twenty should (alpha 0.05).
     let mut calling = Vec::new();
@@ -292,8 +292,9 @@ fn compare_on_the_same_deals_finds_every_difference_zero() {
 #[test]
 fn compare_stops_as_soon_as_every_difference_is_decided() {
     // Every seat_zero game is the same game, so every difference is 0. A mean's interval is
-    // nothing from the first round, a share's (0 of n) narrows as 11/n at the corrected level:
-    // inside 0.05 at the third round of 500, and the budget's other seven rounds are not played.
+    // nothing from the first look, a share's (0 of n) narrows as about 11/n at the corrected
+    // level: inside 0.05 at the third look (500, 1000, then 2000 games), and the budget's last
+    // two looks (4000 and 5000) are not taken.
     let c = comparison(&[
         "seat_zero",
         "--rules",
@@ -312,7 +313,7 @@ fn compare_stops_as_soon_as_every_difference_is_decided() {
     ]);
     assert_eq!(
         (&c["rounds"], &c["looks"], &c["games"]),
-        (&3.into(), &10.into(), &1500.into())
+        (&3.into(), &5.into(), &2000.into())
     );
     assert_eq!(c["all_decided"], true);
     assert_eq!(difference(&c, "game-length")["equivalent"], true);
@@ -439,7 +440,10 @@ fn tune_keeps_both_values_a_target_halfway_between_cannot_tell_apart() {
         "1000",
     ]);
     assert_eq!(still_in(&t), [30.0, 40.0], "{t}");
-    assert_eq!(t["rounds"], 5, "the budget spent: {t}");
+    assert_eq!(
+        t["rounds"], 4,
+        "the budget spent (200, 400, 800, 1000): {t}"
+    );
 }
 
 #[test]

@@ -46,11 +46,16 @@ fn render(browser: &Path, dir: &Path, page: &Path) -> String {
 
 /// The charts' script finished and every chart drew bars.
 fn assert_charts(dom: &str) {
+    assert_drawn(dom, &["scores", "lengths", "seats", "levels"]);
+}
+
+/// The page's script finished and each of these charts drew something.
+fn assert_drawn(dom: &str, charts: &[&str]) {
     assert!(
         dom.contains(r#"data-charts="ok""#),
         "the charts' script did not finish:\n{dom}"
     );
-    for chart in ["scores", "lengths", "seats", "levels"] {
+    for chart in charts {
         let marker = format!(r#"id="{chart}" data-rendered=""#);
         let at = dom
             .find(&marker)
@@ -143,5 +148,82 @@ fn hostile_summaries_reach_the_report_as_text() {
     );
     assert!(!dom.contains("<title>pwned"), "a handler ran:\n{dom}");
     assert!(dom.contains("{{DATA}}&lt;img src=x"), "{dom}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn balance_and_tune_pages_draw_their_findings_in_a_headless_browser() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("balance-pages");
+    let page = |name: &str| dir.join(format!("{name}.html"));
+    let pages: [(&str, Vec<&str>, &[&str]); 4] = [
+        (
+            "study",
+            vec!["balance", "cambia", "--games", "200"],
+            &["shares", "lifts", "means"],
+        ),
+        (
+            "compare",
+            vec![
+                "balance",
+                "cambia",
+                "--round",
+                "100",
+                "--budget",
+                "200",
+                "--compare",
+                "--house-rule penalty_draw_count=2",
+                "--house-rule penalty_draw_count=4",
+            ],
+            &["points", "relative"],
+        ),
+        (
+            "skill",
+            vec![
+                "balance",
+                "cambia",
+                "--skill",
+                "easy,expert",
+                "--games",
+                "40",
+            ],
+            &["matrix"],
+        ),
+        (
+            "tune",
+            vec![
+                "tune",
+                "no_skill",
+                "--rules",
+                "tests/balance/rules",
+                "--players",
+                "2",
+                "--house-rule",
+                "seat_0_percent=0..100/20",
+                "--target",
+                "seat-0-wins=0.4",
+                "--round",
+                "100",
+                "--budget",
+                "400",
+            ],
+            &["values"],
+        ),
+    ];
+    for (name, args, charts) in pages {
+        let file = page(name);
+        let out = deckspec(&[&args[..], &["--report", file.to_str().unwrap()]].concat());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(&format!("report: {}", file.display())),
+            "{text}"
+        );
+        let dom = render(&browser, &dir, &file);
+        assert_drawn(&dom, charts);
+        assert!(
+            dom.matches("<circle").count() + dom.matches("<rect").count() >= 2,
+            "{name}: {dom}"
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
