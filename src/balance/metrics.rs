@@ -98,6 +98,66 @@ impl Tally {
         }
     }
 
+    /// Whether a run of `games` games of `players` players and `actions` declared actions could
+    /// have summed to this tally (a shard's file may hold anything): the first count found
+    /// impossible, named.
+    pub fn check(&self, games: u64, players: usize, actions: usize) -> Result<(), String> {
+        let seats = games.saturating_mul(players as u64);
+        let fail = |what: &str| Err(format!("its {what} are not possible in {games} games"));
+        if self.games != games {
+            return Err(format!("it counts {} games, not {games}", self.games));
+        }
+        if self.seat_wins.len() != players || !self.seat_wins.iter().all(|s| s.is_possible(games)) {
+            return fail("seat wins");
+        }
+        let shares = [
+            ("first-turn wins", &self.first_turn_wins),
+            ("comebacks", &self.comeback),
+            ("stalemates", &self.unfinished),
+            ("games without a winner", &self.no_winner),
+            ("ties", &self.tied),
+        ];
+        for (what, s) in shares {
+            if !s.is_possible(games) {
+                return fail(what);
+            }
+        }
+        let means = [
+            ("lengths", &self.length),
+            ("turns", &self.turns),
+            ("decisiveness", &self.decisiveness),
+            ("lead changes", &self.lead_changes),
+            ("lead margins", &self.lead_margin),
+            ("score margins", &self.score_margin),
+            ("branching", &self.branching),
+            ("unknown cards", &self.unknown_share),
+            ("time shares", &self.time_share),
+        ];
+        for (what, m) in means {
+            if !m.is_possible(games) {
+                return fail(what);
+            }
+        }
+        let by_action = self.action_uses.len() == actions
+            && self.used_and_won.len() == actions
+            && self.unused_and_won.len() == actions
+            && self.action_uses.iter().all(|m| m.is_possible(games))
+            && self.used_and_won.iter().all(|s| s.is_possible(seats))
+            && self.unused_and_won.iter().all(|s| s.is_possible(seats));
+        if !by_action {
+            return fail("actions' counts");
+        }
+        if self
+            .reasons
+            .values()
+            .try_fold(0u64, |sum, &n| sum.checked_add(n))
+            != Some(games)
+        {
+            return fail("end reasons");
+        }
+        Ok(())
+    }
+
     /// Add one game: its outcome and its trace.
     pub fn observe(&mut self, game: &GameSummary, trace: &GameTrace) {
         self.games += 1;

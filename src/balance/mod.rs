@@ -54,6 +54,8 @@ pub struct Balance<'a> {
     pub max_steps: u64,
     /// Which end of the score leads; `None`: told from the first games' winners.
     pub better: Option<Better>,
+    /// The slice of the games this run plays (`Shard::WHOLE`: all of them).
+    pub shard: crate::sim::Shard,
 }
 
 /// What a study came to.
@@ -70,11 +72,29 @@ pub struct Report {
 }
 
 impl Balance<'_> {
+    /// The seed of the study's game `i`.
     fn seed(&self, i: u64) -> Result<u64, SimError> {
         self.first_seed.checked_add(i).ok_or(SimError::Seeds {
             first: self.first_seed,
             games: self.games,
         })
+    }
+
+    /// The games this run plays: its shard's share of the study.
+    pub fn planned(&self) -> u64 {
+        self.shard.planned(self.games)
+    }
+
+    /// The seed of this run's game `j` (the shard's `j`-th game of the study).
+    fn run_seed(&self, j: u64) -> Result<u64, SimError> {
+        let i = self
+            .shard
+            .game_index(j, self.games)
+            .ok_or(SimError::Seeds {
+                first: self.first_seed,
+                games: self.games,
+            })?;
+        self.seed(i)
     }
 
     /// Games `from` to `to` (exclusive) of this study, summed: a look's new games.
@@ -88,6 +108,7 @@ impl Balance<'_> {
             jobs: self.jobs,
             max_steps: self.max_steps,
             better: Some(better),
+            shard: crate::sim::Shard::WHOLE,
         };
         part.play_all(better)
     }
@@ -146,7 +167,8 @@ impl Balance<'_> {
     fn play_all(&self, better: Better) -> Result<Tally, SimError> {
         let table = self.variant.table();
         let empty = Tally::new(self.seats.len(), table.actions.len());
-        let blocks = self.games.div_ceil(BLOCK);
+        let planned = self.planned();
+        let blocks = planned.div_ceil(BLOCK);
         let next = AtomicU64::new(0);
         // Block tallies waiting for the ones before them, and the merged prefix.
         let merged: Mutex<(u64, Tally, BTreeMap<u64, Tally>)> =
@@ -170,7 +192,7 @@ impl Balance<'_> {
                                 break;
                             }
                             let mut tally = empty.clone();
-                            let end = ((b + 1) * BLOCK).min(self.games);
+                            let end = ((b + 1) * BLOCK).min(planned);
                             for i in b * BLOCK..end {
                                 match self.play_one(&tracer, i) {
                                     Ok((game, trace)) => tally.observe(&game, &trace),
@@ -220,7 +242,7 @@ impl Balance<'_> {
             self.variant,
             tracer,
             &self.seats,
-            self.seed(i)?,
+            self.run_seed(i)?,
             &self.house,
             Limit::Stop(self.max_steps),
         );
@@ -295,6 +317,7 @@ pub fn skill(
                     jobs,
                     max_steps,
                     better: Some(Better::Lower),
+                    shard: crate::sim::Shard::WHOLE,
                 };
                 let tally = study.play_all(Better::Lower)?;
                 // Seat of `a` this time round.

@@ -47,6 +47,16 @@ impl Mean {
         (self.n > 0).then_some(self.mean)
     }
 
+    /// Whether a run could have made it, with at most `most` observations (a file read back
+    /// may hold anything).
+    pub fn is_possible(&self, most: u64) -> bool {
+        self.n <= most
+            && self.mean.is_finite()
+            && self.m2.is_finite()
+            && self.m2 >= 0.0
+            && (self.n > 0 || (self.mean == 0.0 && self.m2 == 0.0))
+    }
+
     /// The sample standard deviation (`None` below two observations).
     pub fn sd(&self) -> Option<f64> {
         (self.n > 1).then(|| (self.m2 / (self.n - 1) as f64).max(0.0).sqrt())
@@ -108,6 +118,11 @@ impl Share {
     pub fn merge(&mut self, other: &Share) {
         self.hits += other.hits;
         self.n += other.n;
+    }
+
+    /// Whether a run could have made it, with at most `most` trials.
+    pub fn is_possible(&self, most: u64) -> bool {
+        self.hits <= self.n && self.n <= most
     }
 
     /// The proportion, or `None` with no trial.

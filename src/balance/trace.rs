@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Which end of the score wins: every bundled variant's lowest total.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Better {
     /// The lowest score leads.

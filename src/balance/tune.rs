@@ -115,6 +115,7 @@ impl Tune<'_> {
                     jobs: self.base.jobs,
                     max_steps: self.base.max_steps,
                     better: Some(better),
+                    shard: crate::sim::Shard::WHOLE,
                 };
                 let tally = study.play_range(played, games, better)?;
                 match &mut sums[i] {

@@ -3,7 +3,7 @@
 
 use super::simulate::{check_counts, house_rules, seats_for};
 use super::{EXIT_BROKEN, EXIT_OK, render};
-use crate::balance::{Balance, Better, Metric};
+use crate::balance::{Balance, Better, Metric, Tally};
 use crate::script::Variant;
 use crate::sim::Seating;
 use std::path::PathBuf;
@@ -68,6 +68,10 @@ pub struct BalanceArgs {
     /// this much is decided as none that matters (0.01: one percentage point).
     #[arg(long, default_value_t = 0.01)]
     pub margin_points: f64,
+    /// Play only the K-th of N disjoint slices of the games (`--shard 2/8`); combine the
+    /// shards' `--json` outputs with `deckspec merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Print each metric's definition under it.
     #[arg(long)]
     pub definitions: bool,
@@ -161,6 +165,9 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<Found, String> {
             u64::MAX
         ));
     }
+    if args.shard.is_some() && (args.skill.is_some() || !args.compare.is_empty()) {
+        return Err("--shard plays a slice of one study: not with --skill or --compare".into());
+    }
     if let [a, b] = &args.compare[..] {
         return compare(args, variant, a, b, jobs, better);
     }
@@ -183,6 +190,10 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<Found, String> {
         });
     }
     let seats = seats_for(&args.bots, players, variant)?;
+    let shard = match &args.shard {
+        None => crate::sim::Shard::WHOLE,
+        Some(text) => text.parse::<crate::sim::Shard>()?,
+    };
     let study = Balance {
         variant,
         seats: seats.clone(),
@@ -192,42 +203,108 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<Found, String> {
         jobs,
         max_steps: args.max_steps,
         better,
+        shard,
     };
     let report = study.run().map_err(|e| e.to_string())?;
-    let actions: Vec<&str> = variant.table().actions.iter().map(|a| &*a.name).collect();
-    let metrics = report.tally.metrics(&actions);
+    let head = StudyHead {
+        variant: variant.name.clone(),
+        rules_fingerprint: crate::sim::rules_fingerprint(variant),
+        players,
+        seats: seats.iter().map(seat_name).collect(),
+        house_rules: house_text.into_iter().collect(),
+        games: args.games,
+        first_seed: args.seed,
+        max_steps: args.max_steps,
+        better: report.better,
+        better_inferred: report.inferred,
+        actions: variant
+            .table()
+            .actions
+            .iter()
+            .map(|a| a.name.to_string())
+            .collect(),
+    };
+    Ok(study_found(
+        &head,
+        &shard.to_string(),
+        &report.tally,
+        report.seconds,
+        args.definitions,
+    ))
+}
+
+/// What names a study: every shard of one study has the same head, and `merge` checks it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(super) struct StudyHead {
+    pub variant: String,
+    pub rules_fingerprint: String,
+    pub players: usize,
+    pub seats: Vec<String>,
+    pub house_rules: std::collections::BTreeMap<String, String>,
+    /// The study's games, every shard's together (`games` in the JSON are the file's own).
+    #[serde(rename = "study_games")]
+    pub games: u64,
+    pub first_seed: u64,
+    pub max_steps: u64,
+    pub better: Better,
+    pub better_inferred: bool,
+    pub actions: Vec<String>,
+}
+
+/// A study's (or its shards') text and JSON from its head and its games' tally. `shards` names
+/// the slices the tally holds (`1/1` for a whole study).
+pub(super) fn study_found(
+    head: &StudyHead,
+    shards: &str,
+    tally: &Tally,
+    seconds: f64,
+    definitions: bool,
+) -> Found {
+    let actions: Vec<&str> = head.actions.iter().map(|a| &**a).collect();
+    let metrics = tally.metrics(&actions);
     let json = serde_json::json!({
-            "variant": variant.name,
-            "players": players,
-            "seats": seats.iter().map(seat_name).collect::<Vec<_>>(),
-            "house_rules": house_text.iter().map(|(k, v)| (k.clone(), v.clone())).collect::<std::collections::BTreeMap<_, _>>(),
-            "games": report.tally.games,
-            "first_seed": args.seed,
-            "better": report.better,
-            "better_inferred": report.inferred,
-            "confidence": crate::balance::stats::CONFIDENCE,
-            "metrics": metrics,
-            "end_reasons": report.tally.reasons,
-            "seconds": report.seconds,
+        "variant": head.variant,
+        "rules_fingerprint": head.rules_fingerprint,
+        "players": head.players,
+        "seats": head.seats,
+        "house_rules": head.house_rules,
+        "games": tally.games,
+        "study_games": head.games,
+        "shard": shards,
+        "first_seed": head.first_seed,
+        "max_steps": head.max_steps,
+        "better": head.better,
+        "better_inferred": head.better_inferred,
+        "actions": head.actions,
+        "confidence": crate::balance::stats::CONFIDENCE,
+        "metrics": metrics,
+        "end_reasons": tally.reasons,
+        "seconds": seconds,
+        "tally": tally,
     });
     let mut out = format!(
-        "balance {}: {} games of {players} players ({}), seeds {}…{}\n",
-        variant.name,
-        report.tally.games,
-        seats.iter().map(seat_name).collect::<Vec<_>>().join(", "),
-        args.seed,
-        house_text
+        "balance {}: {} games of {} players ({}), seeds {}…{}{}\n",
+        head.variant,
+        tally.games,
+        head.players,
+        head.seats.join(", "),
+        head.first_seed,
+        head.house_rules
             .iter()
             .map(|(k, v)| format!(", {k}={v}"))
-            .collect::<String>()
+            .collect::<String>(),
+        match shards {
+            "1/1" => String::new(),
+            s => format!(", shard {s} of a study of {} games", head.games),
+        }
     );
     out.push_str(&format!(
         "leading: the {} score at each turn's start{}\n",
-        match report.better {
+        match head.better {
             Better::Lower => "lowest",
             Better::Higher => "highest",
         },
-        if report.inferred {
+        if head.better_inferred {
             " (told from the first games' winners; --better sets it)"
         } else {
             ""
@@ -239,12 +316,11 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<Found, String> {
     ));
     for m in &metrics {
         out.push_str(&metric_line(m));
-        if args.definitions {
+        if definitions {
             out.push_str(&format!("      {}\n", m.definition));
         }
     }
-    let reasons: Vec<String> = report
-        .tally
+    let reasons: Vec<String> = tally
         .reasons
         .iter()
         .map(|(r, n)| format!("{r} {n}"))
@@ -252,14 +328,14 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<Found, String> {
     out.push_str(&format!("ended by: {}\n", reasons.join(", ")));
     out.push_str(&format!(
         "{:.1} s, {:.0} games/s",
-        report.seconds,
-        report.tally.games as f64 / report.seconds.max(1e-9)
+        seconds,
+        tally.games as f64 / seconds.max(1e-9)
     ));
-    Ok(Found {
+    Found {
         text: out,
         json,
         page: crate::balance::report::Page::Study,
-    })
+    }
 }
 
 fn seat_name(s: &Seating) -> String {
@@ -427,6 +503,7 @@ fn side<'v>(
             jobs,
             max_steps: args.max_steps,
             better,
+            shard: crate::sim::Shard::WHOLE,
         },
         label,
     ))

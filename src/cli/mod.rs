@@ -6,9 +6,11 @@ mod out;
 #[cfg(feature = "serve")]
 mod backup; // issue 41: `deckspec backup`
 mod balance;
+mod balance_merge; // `deckspec merge` of balance shards
 mod check;
 mod coverage;
 mod info;
+mod merge; // `deckspec merge`: files to the merge of their kind
 mod mutate;
 mod new; // issue 42: `deckspec new`
 #[cfg(feature = "play")]
@@ -19,7 +21,8 @@ mod serve;
 mod simulate;
 mod tune; // issue 46: `deckspec tune`
 
-pub use simulate::{MergeArgs, SimulateArgs};
+pub use merge::MergeArgs;
+pub use simulate::SimulateArgs;
 
 pub(crate) use crate::scenarios::{ScriptProvider, render};
 use crate::spec::suite::{self, Filter, Outcome, Totals, counted};
@@ -148,7 +151,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Mutate(args) => mutate::mutate(args),
         Command::Coverage(args) => coverage::coverage(args),
         Command::Simulate(args) => simulate::simulate(args),
-        Command::Merge(args) => simulate::merge(args),
+        Command::Merge(args) => merge::merge(args),
         Command::Prove(args) => prove::prove(args),
         Command::Balance(args) => balance::balance(args),
         Command::Tune(args) => tune::tune(args),

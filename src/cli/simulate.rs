@@ -1,5 +1,5 @@
-//! `deckspec simulate` (a study on threads, or one shard of it) and `deckspec merge` (shards'
-//! `--json` summaries into one): argument checks, the progress bar, printing and the report.
+//! `deckspec simulate` (a study on threads, or one shard of it) and the merge of its shards'
+//! `--json` summaries into one: argument checks, the progress bar, printing and the report.
 
 use super::{EXIT_BROKEN, EXIT_FAILED, EXIT_OK, render};
 use crate::script::Variant;
@@ -431,63 +431,28 @@ fn print_summary(summary: &crate::sim::Summary, json: bool, report: Option<&Path
     EXIT_OK
 }
 
-/// The arguments of `deckspec merge`.
-#[derive(clap::Args, Debug)]
-pub struct MergeArgs {
-    /// `simulate --json` outputs: the shards of one study.
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    /// Summarize the shards given even if some are missing (the summary says which).
-    #[arg(long)]
-    pub allow_partial: bool,
-    /// Print the summary as one JSON object.
-    #[arg(long)]
-    pub json: bool,
-    /// Also write a self-contained HTML report with charts.
-    #[arg(long, value_name = "FILE.html")]
-    pub report: Option<PathBuf>,
-}
-
-/// The largest summary file `merge` reads: real ones are a few kilobytes.
-const MAX_SUMMARY_BYTES: u64 = 64 * 1024 * 1024;
-
-fn read_summary(file: &Path) -> Result<crate::sim::Summary, String> {
-    use std::io::Read;
-    let mut text = String::new();
-    std::fs::File::open(file)
-        .and_then(|f| f.take(MAX_SUMMARY_BYTES + 1).read_to_string(&mut text))
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    if text.len() as u64 > MAX_SUMMARY_BYTES {
-        return Err(format!(
-            "{} is larger than {MAX_SUMMARY_BYTES} bytes: not a `simulate --json` summary",
-            file.display()
-        ));
-    }
-    serde_json::from_str(&text)
-        .map_err(|e| format!("{} is not a `simulate --json` summary: {e}", file.display()))
-}
-
-pub(super) fn merge(args: MergeArgs) -> i32 {
-    if let Some(report) = &args.report
-        && let Err(e) = super::writable("--report", report)
-    {
-        errln!("error: {e}");
-        return EXIT_BROKEN;
-    }
-    let mut parts = Vec::with_capacity(args.files.len());
-    for file in &args.files {
-        match read_summary(file) {
-            Ok(summary) => parts.push((file.display().to_string(), summary)),
+/// `deckspec merge` of `simulate --json` summaries (read as JSON by `merge`): checked, added up
+/// and printed.
+pub(super) fn merge_summaries(
+    read: Vec<(String, serde_json::Value)>,
+    allow_partial: bool,
+    json: bool,
+    report: Option<&Path>,
+) -> i32 {
+    let mut parts = Vec::with_capacity(read.len());
+    for (file, value) in read {
+        match serde_json::from_value::<crate::sim::Summary>(value) {
+            Ok(summary) => parts.push((file, summary)),
             Err(e) => {
-                errln!("error: {e}");
+                errln!("error: {file} is not a `simulate --json` summary: {e}");
                 return EXIT_BROKEN;
             }
         }
     }
-    match crate::sim::merge(&parts, args.allow_partial) {
+    match crate::sim::merge(&parts, allow_partial) {
         Ok(total) => {
             warn_refusals(&total);
-            print_summary(&total, args.json, args.report.as_deref())
+            print_summary(&total, json, report)
         }
         Err(e) => {
             errln!("error: {e}");

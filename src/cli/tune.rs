@@ -248,6 +248,7 @@ fn run(args: &TuneArgs, variant: &Variant) -> Result<Found, String> {
             jobs,
             max_steps: args.max_steps,
             better,
+            shard: crate::sim::Shard::WHOLE,
         },
         rule: rule.clone(),
         values,

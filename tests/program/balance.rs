@@ -528,3 +528,104 @@ fn tune_refuses_a_range_it_cannot_race() {
         assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
     }
 }
+
+#[test]
+fn shards_merged_give_the_whole_studys_numbers_and_bad_sets_are_refused() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let write = |name: &str, args: &[&str]| {
+        let run =
+            deckspec(&[&["balance", "cambia", "--json", "--games", "600"][..], args].concat());
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        let path = dir.path().join(name);
+        std::fs::write(&path, &run.stdout).unwrap();
+        path.display().to_string()
+    };
+    let shards: Vec<String> = (1..=3)
+        .map(|k| write(&format!("{k}.json"), &["--shard", &format!("{k}/3")]))
+        .collect();
+    let whole = study(&["cambia", "--games", "600"]);
+    let merge = |files: &[&str]| deckspec(&[&["merge", "--json"][..], files].concat());
+    let merged = merge(&[&shards[2], &shards[0], &shards[1]]);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    let merged: serde_json::Value = serde_json::from_str(&merged.stdout).unwrap();
+    assert_eq!(
+        (&merged["games"], &merged["shard"]),
+        (&600.into(), &"1/1".into())
+    );
+    assert_eq!(merged["end_reasons"], whole["end_reasons"]);
+    // Sums merged in another order agree to the last few digits, never more.
+    for (m, w) in merged["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(whole["metrics"].as_array().unwrap())
+    {
+        assert_eq!(m["id"], w["id"]);
+        match (m["value"].as_f64(), w["value"].as_f64()) {
+            (Some(a), Some(b)) => assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{m} {w}"),
+            (a, b) => assert_eq!(a, b, "{m} {w}"),
+        }
+    }
+    // The same files in any order: the same numbers, to the last digit.
+    let again = merge(&[&shards[1], &shards[2], &shards[0]]);
+    let again: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(again["metrics"], merged["metrics"]);
+
+    let other = write("other.json", &["--shard", "3/3", "--seed", "9"]);
+    let mut edited: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&shards[2]).unwrap()).unwrap();
+    edited["tally"]["seat_wins"][0]["hits"] = 10_000.into();
+    let edited_path = dir.path().join("edited.json");
+    std::fs::write(&edited_path, edited.to_string()).unwrap();
+    let edited_path = edited_path.display().to_string();
+    let simulated = dir.path().join("simulate.json");
+    std::fs::write(
+        &simulated,
+        deckspec(&["simulate", "cambia", "--games", "10", "--json"]).stdout,
+    )
+    .unwrap();
+    let simulated = simulated.display().to_string();
+    for (files, says) in [
+        (vec![&shards[0], &shards[1]], "shards missing: 3/3"),
+        (
+            vec![&shards[0], &shards[0], &shards[1]],
+            "both hold shard 1/3",
+        ),
+        (
+            vec![&shards[0], &shards[1], &other],
+            "the first seeds differ",
+        ),
+        (
+            vec![&shards[0], &shards[1], &edited_path],
+            "impossible shard 3/3: its seat wins",
+        ),
+        (
+            vec![&shards[0], &simulated],
+            "1 files are `balance --json` outputs and 1 are not",
+        ),
+    ] {
+        let files: Vec<&str> = files.iter().map(|f| f.as_str()).collect();
+        let run = merge(&files);
+        assert_eq!(run.code, 2, "{files:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(says), "{files:?}: {}", run.stderr);
+    }
+    let partial = deckspec(&["merge", &shards[0], &shards[1], "--allow-partial"]);
+    assert_eq!(partial.code, 0, "{}", partial.stderr);
+    assert!(
+        partial.stdout.contains("400 games")
+            && partial
+                .stdout
+                .contains("shard 1,2/3 of a study of 600 games"),
+        "{}",
+        partial.stdout
+    );
+    let refused = deckspec(&["balance", "cambia", "--shard", "1/2", "--compare", "", ""]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused
+            .stderr
+            .contains("--shard plays a slice of one study"),
+        "{}",
+        refused.stderr
+    );
+}
