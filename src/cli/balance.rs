@@ -471,9 +471,12 @@ fn side<'v>(
 ) -> Result<(Balance<'v>, String), String> {
     use clap::Parser;
     let parsed = SideArgs::try_parse_from(text.split_whitespace()).map_err(|e| {
+        let message = e.to_string();
+        let first = message.lines().next().unwrap_or("");
+        // clap's own `error: ` prefix: this message gets one of its own.
         format!(
             "--compare `{text}`: {}",
-            e.to_string().lines().next().unwrap_or("")
+            first.strip_prefix("error: ").unwrap_or(first)
         )
     })?;
     let rules = parsed.rules.clone().unwrap_or_else(|| args.rules.clone());

@@ -324,7 +324,7 @@ fn compare_refuses_bad_sides_and_levels() {
     for (args, says) in [
         (
             &["balance", "cambia", "--compare", "--bogus 1", ""][..],
-            "--compare `--bogus 1`",
+            "--compare `--bogus 1`: unexpected argument '--bogus'",
         ),
         (
             &[
