@@ -83,21 +83,11 @@ pub struct Comparison {
 impl Compare<'_> {
     /// Play rounds until every difference is decided or the budget is spent.
     pub fn run(&self) -> Result<Comparison, SimError> {
-        let better = match self.a.better {
-            Some(b) => b,
-            None => self.a.infer_better()?,
-        };
+        let better = self.a.resolved_better()?;
         let schedule = super::schedule(self.round, self.budget);
         let looks = schedule.len() as u64;
         let alpha = self.alpha / looks as f64;
-        let actions: Vec<&str> = self
-            .a
-            .variant
-            .table()
-            .actions
-            .iter()
-            .map(|a| &*a.name)
-            .collect();
+        let actions = super::action_names(self.a.variant);
         let mut sums = [None::<Tally>, None::<Tally>];
         let mut comparison = Comparison {
             differences: Vec::new(),

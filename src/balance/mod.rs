@@ -97,6 +97,14 @@ impl Balance<'_> {
         self.seed(i)
     }
 
+    /// Which end of the score leads: as given, or told from the first games' winners.
+    fn resolved_better(&self) -> Result<Better, SimError> {
+        match self.better {
+            Some(b) => Ok(b),
+            None => self.infer_better(),
+        }
+    }
+
     /// Games `from` to `to` (exclusive) of this study, summed: a look's new games.
     fn play_range(&self, from: u64, to: u64, better: Better) -> Result<Tally, SimError> {
         let part = Balance {
@@ -249,6 +257,12 @@ impl Balance<'_> {
         let trace = tracer.take();
         played.map(|(game, _)| (game, trace))
     }
+}
+
+/// The names of a variant's declared actions, in declared order: what the per-action metrics
+/// are named by.
+pub fn action_names(variant: &Variant) -> Vec<&str> {
+    variant.table().actions.iter().map(|a| &*a.name).collect()
 }
 
 /// The games played by each look of a sequential study (`compare`, `tune`): the first round,

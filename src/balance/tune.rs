@@ -76,23 +76,13 @@ fn distance_bounds((lo, hi): (f64, f64), target: f64) -> (f64, f64) {
 impl Tune<'_> {
     /// Race the values until one is left or the budget is spent.
     pub fn run(&self) -> Result<Tuning, SimError> {
-        let better = match self.base.better {
-            Some(b) => b,
-            None => self.base.infer_better()?,
-        };
+        let better = self.base.resolved_better()?;
         let schedule = super::schedule(self.round, self.budget);
         let looks = schedule.len() as u64;
         let k = self.values.len().max(1) as f64;
         // Each value's interval at each look holds with 1 - alpha / (values × looks).
         let confidence = 1.0 - self.alpha / (k * looks as f64);
-        let actions: Vec<&str> = self
-            .base
-            .variant
-            .table()
-            .actions
-            .iter()
-            .map(|a| &*a.name)
-            .collect();
+        let actions = super::action_names(self.base.variant);
         let mut sums: Vec<Option<Tally>> = vec![None; self.values.len()];
         let mut out: Vec<Option<u64>> = vec![None; self.values.len()];
         let mut rounds = 0;

@@ -88,21 +88,48 @@ pub struct BalanceArgs {
 }
 
 pub(super) fn balance(args: BalanceArgs) -> i32 {
-    let variant = match Variant::load_named(&args.rules, &args.variant) {
+    study_command(
+        &args.rules,
+        &args.variant,
+        args.report.as_deref(),
+        args.json,
+        |v| run(&args, v),
+    )
+}
+
+/// A study command's frame (`balance`, `tune`): the variant loaded and the report's path
+/// checked before any game, then what `study` found printed (`finish`).
+pub(super) fn study_command(
+    rules: &std::path::Path,
+    name: &str,
+    report: Option<&std::path::Path>,
+    json: bool,
+    study: impl FnOnce(&Variant) -> Result<Found, String>,
+) -> i32 {
+    let variant = match Variant::load_named(rules, name) {
         Ok(v) => v,
         Err(e) => {
             err!("{}", render(&e));
             return EXIT_BROKEN;
         }
     };
-    if let Some(report) = &args.report
+    if let Some(report) = report
         && let Err(e) = super::writable("--report", report)
     {
         errln!("error: {e}");
         return EXIT_BROKEN;
     }
-    let found = run(&args, &variant);
-    finish(found, args.json, args.report.as_deref())
+    finish(study(&variant), json, report)
+}
+
+/// `--better`: `lower`, `higher`, or not given (told from the games).
+pub(super) fn parse_better(text: Option<&str>) -> Result<Option<Better>, String> {
+    match text {
+        None => Ok(None),
+        Some("lower") => Ok(Some(Better::Lower)),
+        Some("higher") => Ok(Some(Better::Higher)),
+        Some(other) => Err(format!("--better takes lower or higher, not `{other}`")),
+    }
 }
 
 /// What a study found: its text, its JSON, and which page shows it.
@@ -151,12 +178,7 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<Found, String> {
     };
     let jobs = check_counts(players, args.games, args.jobs, variant)?;
     let (house, house_text) = house_rules(&args.house_rules)?;
-    let better = match args.better.as_deref() {
-        None => None,
-        Some("lower") => Some(Better::Lower),
-        Some("higher") => Some(Better::Higher),
-        Some(other) => return Err(format!("--better takes lower or higher, not `{other}`")),
-    };
+    let better = parse_better(args.better.as_deref())?;
     if args.seed.checked_add(args.games - 1).is_none() {
         return Err(format!(
             "--seed {} with --games {} needs seeds past {}",

@@ -1,10 +1,9 @@
 //! `deckspec tune`: the arguments (one `--house-rule` holding a range of values, and a
 //! `--target`), the race of `balance::Tune`, and its answer printed or as JSON.
 
-use super::balance::{Found, finish};
+use super::balance::{Found, parse_better, study_command};
 use super::simulate::{check_counts, house_rules, seats_for};
-use super::{EXIT_BROKEN, render};
-use crate::balance::{Balance, Better, Tally, Tune};
+use crate::balance::{Balance, Tally, Tune};
 use crate::kernel::{HouseRuleType, Value};
 use crate::script::Variant;
 use std::path::PathBuf;
@@ -69,20 +68,13 @@ pub struct TuneArgs {
 }
 
 pub(super) fn tune(args: TuneArgs) -> i32 {
-    let variant = match Variant::load_named(&args.rules, &args.variant) {
-        Ok(v) => v,
-        Err(e) => {
-            err!("{}", render(&e));
-            return EXIT_BROKEN;
-        }
-    };
-    if let Some(report) = &args.report
-        && let Err(e) = super::writable("--report", report)
-    {
-        errln!("error: {e}");
-        return EXIT_BROKEN;
-    }
-    finish(run(&args, &variant), args.json, args.report.as_deref())
+    study_command(
+        &args.rules,
+        &args.variant,
+        args.report.as_deref(),
+        args.json,
+        |v| run(&args, v),
+    )
 }
 
 /// A range's text (`2..6`, `0.5..2/0.5`, `1,2,4`) read as numbers, or `None` when it is no range.
@@ -210,7 +202,7 @@ fn run(args: &TuneArgs, variant: &Variant) -> Result<Found, String> {
                 target.trim()
             )
         })?;
-    let actions: Vec<&str> = variant.table().actions.iter().map(|a| &*a.name).collect();
+    let actions = crate::balance::action_names(variant);
     let ids: Vec<String> = Tally::new(args.players, actions.len())
         .metrics(&actions)
         .into_iter()
@@ -222,12 +214,7 @@ fn run(args: &TuneArgs, variant: &Variant) -> Result<Found, String> {
             ids.join(", ")
         ));
     }
-    let better = match args.better.as_deref() {
-        None => None,
-        Some("lower") => Some(Better::Lower),
-        Some("higher") => Some(Better::Higher),
-        Some(other) => return Err(format!("--better takes lower or higher, not `{other}`")),
-    };
+    let better = parse_better(args.better.as_deref())?;
     let (house, _) = house_rules(&fixed)?;
     let seats = seats_for(&args.bots, args.players, variant)?;
     if args.seed.checked_add(args.budget).is_none() {
