@@ -51,14 +51,24 @@ impl ScriptProvider {
 
     /// The counts of every variant loaded so far since the last call (empty unless `probed`).
     pub fn take_hits(&self) -> crate::script::probe::Hits {
+        self.take_hits_split().0
+    }
+
+    /// The counts since the last call, as `take_hits`, and the part of them that actions the
+    /// rules refused ran (`Variant::take_hits_split`).
+    pub fn take_hits_split(&self) -> (crate::script::probe::Hits, crate::script::probe::Hits) {
         let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        let mut hits = crate::script::probe::Hits::new();
+        let mut all = crate::script::probe::Hits::new();
+        let mut refused = crate::script::probe::Hits::new();
         for variant in loaded.values().flatten() {
-            for (at, count) in variant.take_hits() {
-                *hits.entry(at).or_default() += count;
+            let (a, r) = variant.take_hits_split();
+            for (into, from) in [(&mut all, a), (&mut refused, r)] {
+                for (at, count) in from {
+                    *into.entry(at).or_default() += count;
+                }
             }
         }
-        hits
+        (all, refused)
     }
 
     /// The variant `name`, loaded and compiled on first use; later calls share it, and a variant

@@ -52,6 +52,9 @@ pub struct Tally {
     pub time_share: Mean,
     /// Games by why they ended.
     pub reasons: BTreeMap<String, u64>,
+    /// By measured rule (`Activation::rules`), over the probed games: times it fired a game.
+    #[serde(default)]
+    pub rule_fires: Vec<Mean>,
 }
 
 /// One metric's result.
@@ -87,9 +90,11 @@ pub enum Stat {
 }
 
 impl Tally {
-    /// A tally for games of `players` players of a variant with `actions` declared actions.
-    pub fn new(players: usize, actions: usize) -> Tally {
+    /// A tally for games of `players` players of a variant with `actions` declared actions, and
+    /// `rules` rules whose activation is measured.
+    pub fn new(players: usize, actions: usize, rules: usize) -> Tally {
         Tally {
+            rule_fires: vec![Mean::default(); rules],
             seat_wins: vec![Share::default(); players],
             action_uses: vec![Mean::default(); actions],
             used_and_won: vec![Share::default(); actions],
@@ -98,10 +103,16 @@ impl Tally {
         }
     }
 
-    /// Whether a run of `games` games of `players` players and `actions` declared actions could
-    /// have summed to this tally (a shard's file may hold anything): the first count found
-    /// impossible, named.
-    pub fn check(&self, games: u64, players: usize, actions: usize) -> Result<(), String> {
+    /// Whether a run of `games` games of `players` players, `actions` declared actions and
+    /// `rules` measured rules could have summed to this tally (a shard's file may hold anything):
+    /// the first count found impossible, named.
+    pub fn check(
+        &self,
+        games: u64,
+        players: usize,
+        actions: usize,
+        rules: usize,
+    ) -> Result<(), String> {
         let seats = games.saturating_mul(players as u64);
         let fail = |what: &str| Err(format!("its {what} are not possible in {games} games"));
         if self.games != games {
@@ -146,6 +157,15 @@ impl Tally {
             && self.unused_and_won.iter().all(|s| s.is_possible(seats));
         if !by_action {
             return fail("actions' counts");
+        }
+        let probed = self.rule_fires.first().map_or(0, |m| m.n);
+        let by_rule = self.rule_fires.len() == rules
+            && self
+                .rule_fires
+                .iter()
+                .all(|m| m.n == probed && m.is_possible(games));
+        if !by_rule {
+            return fail("rules' counts");
         }
         if self
             .reasons
@@ -253,6 +273,11 @@ impl Tally {
         if steps > 0 {
             self.time_share.add(trace.timers as f64 / steps as f64);
         }
+        if let Some(fires) = &trace.fires {
+            for (m, &n) in self.rule_fires.iter_mut().zip(fires) {
+                m.add(n);
+            }
+        }
     }
 
     /// Add another tally's games (the same variant and seats).
@@ -283,6 +308,30 @@ impl Tally {
         for (reason, n) in &other.reasons {
             *self.reasons.entry(reason.clone()).or_default() += n;
         }
+        zip_merge(&mut self.rule_fires, &other.rule_fires, Mean::merge);
+    }
+
+    /// The games whose rules' activation was measured.
+    pub fn probed_games(&self) -> u64 {
+        self.rule_fires.first().map_or(0, |m| m.n)
+    }
+
+    /// Each measured rule's activation, named by `rules` (ids, in `Activation::rules` order).
+    pub fn rule_metrics(&self, rules: &[&str]) -> Vec<Metric> {
+        rules
+            .iter()
+            .zip(&self.rule_fires)
+            .map(|(id, m)| Metric {
+                id: format!("rule-{id}-fires"),
+                definition: format!(
+                    "times a game ran the lines that tell a scenario of rule {id} apart (the probed games' mean)"
+                ),
+                value: m.value(),
+                interval: m.interval(),
+                n: m.n,
+                stat: Stat::Mean(*m),
+            })
+            .collect()
     }
 
     /// Every metric, in report order; `actions` names the declared actions.

@@ -11,6 +11,7 @@
 //! order, so a study holds a few blocks' sums at a time and its numbers are the same, to the
 //! last bit, for any number of threads.
 
+pub mod activation;
 pub mod compare;
 pub mod metrics;
 pub mod report;
@@ -18,6 +19,7 @@ pub mod stats;
 pub mod trace;
 pub mod tune;
 
+pub use activation::Activation;
 pub use compare::{Compare, Comparison, Difference, Margin};
 pub use metrics::{Metric, Stat, Tally};
 pub use trace::{Better, Tracer};
@@ -56,6 +58,8 @@ pub struct Balance<'a> {
     pub better: Option<Better>,
     /// The slice of the games this run plays (`Shard::WHOLE`: all of them).
     pub shard: crate::sim::Shard,
+    /// How often each rule fires, measured on some of the games (probed): `None` to leave it.
+    pub activation: Option<&'a Activation>,
 }
 
 /// What a study came to.
@@ -117,6 +121,7 @@ impl Balance<'_> {
             max_steps: self.max_steps,
             better: Some(better),
             shard: crate::sim::Shard::WHOLE,
+            activation: None,
         };
         part.play_all(better)
     }
@@ -174,7 +179,8 @@ impl Balance<'_> {
     /// Every game on `jobs` threads, in blocks merged in order.
     fn play_all(&self, better: Better) -> Result<Tally, SimError> {
         let table = self.variant.table();
-        let empty = Tally::new(self.seats.len(), table.actions.len());
+        let rules = self.activation.map_or(0, |a| a.rules.len());
+        let empty = Tally::new(self.seats.len(), table.actions.len(), rules);
         let planned = self.planned();
         let blocks = planned.div_ceil(BLOCK);
         let next = AtomicU64::new(0);
@@ -194,6 +200,28 @@ impl Balance<'_> {
                     .stack_size(crate::script::SCRIPT_STACK_BYTES)
                     .spawn_scoped(scope, || {
                         let tracer = Tracer::new(self.variant, better);
+                        let probed = match self.activation.map(Activation::checkout) {
+                            Some(Err(message)) => {
+                                let mut f = failed.lock().unwrap_or_else(|p| p.into_inner());
+                                *f = Some((
+                                    0,
+                                    SimError::Start {
+                                        seed: self.first_seed,
+                                        message,
+                                    },
+                                ));
+                                return;
+                            }
+                            Some(Ok(v)) => Some(v),
+                            None => None,
+                        };
+                        let probed_tracer = probed
+                            .as_ref()
+                            .map(|v| Tracer::scored_by(v, self.variant, better));
+                        let watch = Watch {
+                            plain: &tracer,
+                            probed: probed.as_ref().zip(probed_tracer.as_ref()),
+                        };
                         loop {
                             let b = next.fetch_add(1, Ordering::Relaxed);
                             if b >= blocks {
@@ -202,7 +230,7 @@ impl Balance<'_> {
                             let mut tally = empty.clone();
                             let end = ((b + 1) * BLOCK).min(planned);
                             for i in b * BLOCK..end {
-                                match self.play_one(&tracer, i) {
+                                match self.play_one(&watch, i) {
                                     Ok((game, trace)) => tally.observe(&game, &trace),
                                     Err(e) => {
                                         let mut f =
@@ -211,9 +239,12 @@ impl Balance<'_> {
                                         if f.as_ref().is_none_or(|(at, _)| i < *at) {
                                             *f = Some((i, e));
                                         }
-                                        return;
+                                        break;
                                     }
                                 }
+                            }
+                            if failed.lock().unwrap_or_else(|p| p.into_inner()).is_some() {
+                                break;
                             }
                             let mut m = merged.lock().unwrap_or_else(|p| p.into_inner());
                             m.2.insert(b, tally);
@@ -222,6 +253,10 @@ impl Balance<'_> {
                                 sum.merge(&t);
                                 *done += 1;
                             }
+                        }
+                        drop(probed_tracer);
+                        if let (Some(a), Some(v)) = (self.activation, probed) {
+                            a.give_back(v);
                         }
                     })
                     .map_err(|e| SimError::Threads(e.to_string()))?;
@@ -241,22 +276,43 @@ impl Balance<'_> {
         Ok(tally)
     }
 
+    /// This run's game `j`: on the probed copy when the activation probes it.
     fn play_one(
         &self,
-        tracer: &Tracer<'_>,
-        i: u64,
+        watch: &Watch<'_, '_>,
+        j: u64,
     ) -> Result<(crate::sim::GameSummary, trace::GameTrace), SimError> {
+        let probe = match (self.activation, watch.probed) {
+            (Some(a), Some(probed)) => self
+                .shard
+                .game_index(j, self.games)
+                .is_some_and(|i| a.probes(i))
+                .then_some((a, probed)),
+            _ => None,
+        };
+        let tracer = probe.map_or(watch.plain, |(_, (_, t))| t);
+        // Bots think on the plain copy: only the rules' lines are counted.
         let played = crate::sim::play_observed(
             self.variant,
             tracer,
             &self.seats,
-            self.run_seed(i)?,
+            self.run_seed(j)?,
             &self.house,
             Limit::Stop(self.max_steps),
         );
-        let trace = tracer.take();
+        let mut trace = tracer.take();
+        if let Some((activation, (variant, _))) = probe {
+            let (all, refused) = variant.take_hits_split();
+            trace.fires = Some(activation.fires(&all, &refused));
+        }
         played.map(|(game, _)| (game, trace))
     }
+}
+
+/// A thread's tracers: of the plain variant, and of its probed copy when rules are measured.
+struct Watch<'t, 'v> {
+    plain: &'t Tracer<'v>,
+    probed: Option<(&'t Variant, &'t Tracer<'t>)>,
 }
 
 /// The names of a variant's declared actions, in declared order: what the per-action metrics
@@ -332,6 +388,7 @@ pub fn skill(
                     max_steps,
                     better: Some(Better::Lower),
                     shard: crate::sim::Shard::WHOLE,
+                    activation: None,
                 };
                 let tally = study.play_all(Better::Lower)?;
                 // Seat of `a` this time round.

@@ -144,6 +144,14 @@ if (kind === "study") {
   forest(section("means", "Means, each against its own value (95% interval as a share of the value)"),
     means.map(m => row(`${m.id} = ${fmt(m.value)}`, 0, m.interval && [(m.interval[0] - m.value) / Math.abs(m.value), (m.interval[1] - m.value) / Math.abs(m.value)])),
     -0.2, 0.2, { axis: v => `${Math.round(v * 100)}%`, line: 0 });
+  const fired = (data.rule_metrics || []).filter(m => m.value !== null);
+  if (fired.length) {
+    const rules = data.rule_activation.rules;
+    const fr = fired.map((m, i) => row(`${rules[i].id}${rules[i].shared_by > 1 ? ` (with ${rules[i].shared_by - 1} other rules)` : ""}`, m.value, m.interval));
+    const top = Math.max(1, ...fr.map(r => r.high === null ? r.value : r.high)) * 1.05;
+    forest(section("rules", `Times each rule fired a game (95% intervals), on ${data.probed_games} probed games`, "a rule shared with others counts what their scenarios run too"),
+      fr, 0, top, { axis: fmt });
+  }
 } else if (kind === "compare") {
   const c = data.comparison, cls = d => d.significant ? "significant" : d.equivalent ? "within" : d.decided ? "" : "undecided";
   const key = "red: significant; green: within the margin (shaded); grey: undecided";

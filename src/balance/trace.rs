@@ -44,11 +44,16 @@ pub struct GameTrace {
     pub turns: Vec<TurnLead>,
     /// The seat that had the first turn.
     pub first_turn: Option<usize>,
+    /// On a probed game: how often each measured rule fired (`Activation::fires`).
+    pub fires: Option<Vec<f64>>,
 }
 
 /// The variant's rules, watched: give it to the game as its rules, then `take` the trace.
 pub struct Tracer<'a> {
     inner: &'a dyn Rules,
+    /// What tells who leads: `inner`, or the same rules unprobed when `inner` is probed (the
+    /// tracer's own score calls are no rule firing).
+    scorer: &'a dyn Rules,
     better: Better,
     trace: RefCell<GameTrace>,
     /// Whose turn the last noted turn was.
@@ -59,8 +64,14 @@ pub struct Tracer<'a> {
 impl<'a> Tracer<'a> {
     /// A tracer of games played by `inner`; leading is by `better` scores.
     pub fn new(inner: &'a dyn Rules, better: Better) -> Tracer<'a> {
+        Tracer::scored_by(inner, inner, better)
+    }
+
+    /// A tracer of games played by `inner` whose leader `scorer` tells (the same rules).
+    pub fn scored_by(inner: &'a dyn Rules, scorer: &'a dyn Rules, better: Better) -> Tracer<'a> {
         Tracer {
             inner,
+            scorer,
             better,
             trace: RefCell::new(GameTrace::default()),
             current: RefCell::new(None),
@@ -81,7 +92,7 @@ impl<'a> Tracer<'a> {
             return Ok(());
         }
         *self.current.borrow_mut() = now;
-        let scores = scores(self.inner, game)?;
+        let scores = scores(self.scorer, game)?;
         let lead = lead(&scores, self.better);
         let mut trace = self.trace.borrow_mut();
         if trace.turns.is_empty() {

@@ -106,6 +106,7 @@ impl Tune<'_> {
                     max_steps: self.base.max_steps,
                     better: Some(better),
                     shard: crate::sim::Shard::WHOLE,
+                    activation: None,
                 };
                 let tally = study.play_range(played, games, better)?;
                 match &mut sums[i] {

@@ -72,6 +72,14 @@ pub struct BalanceArgs {
     /// shards' `--json` outputs with `deckspec merge`.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// How many of the games are played on a probed copy of the variant to count how often each
+    /// rulebook rule fires (every ⌈games / N⌉-th game; a probed game is about ten times slower);
+    /// 0 leaves it out.
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    pub rule_games: u64,
+    /// The scenarios that tell the rules' lines apart, for counting how often each rule fires.
+    #[arg(long, value_name = "PATH", default_value = "spec-tests")]
+    pub specs: PathBuf,
     /// Print each metric's definition under it.
     #[arg(long)]
     pub definitions: bool,
@@ -216,6 +224,7 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<Found, String> {
         None => crate::sim::Shard::WHOLE,
         Some(text) => text.parse::<crate::sim::Shard>()?,
     };
+    let (activation, rules_head) = activation(args, variant);
     let study = Balance {
         variant,
         seats: seats.clone(),
@@ -226,6 +235,7 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<Found, String> {
         max_steps: args.max_steps,
         better,
         shard,
+        activation: activation.as_ref(),
     };
     let report = study.run().map_err(|e| e.to_string())?;
     let head = StudyHead {
@@ -245,6 +255,7 @@ fn run(args: &BalanceArgs, variant: &Variant) -> Result<Found, String> {
             .iter()
             .map(|a| a.name.to_string())
             .collect(),
+        rule_activation: rules_head,
     };
     Ok(study_found(
         &head,
@@ -271,6 +282,98 @@ pub(super) struct StudyHead {
     pub better: Better,
     pub better_inferred: bool,
     pub actions: Vec<String>,
+    pub rule_activation: RulesHead,
+}
+
+/// Which rules' activation a study measured, on which games, or why none.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(super) struct RulesHead {
+    /// Study game `i` was probed when `i % every == 0`; 0 when none was.
+    pub every: u64,
+    /// The rules measured, in rulebook order (the tally's `rule_fires`).
+    pub rules: Vec<RuleHead>,
+    /// Rules without a scenario, or whose scenarios' accepted steps run no script statement.
+    pub unmeasured: Vec<String>,
+    /// Why no rule was measured, when none was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why_not: Option<String>,
+}
+
+/// A measured rule.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(super) struct RuleHead {
+    pub id: String,
+    pub text: String,
+    /// How many rules' scenarios play its mark's lines (1: its own only).
+    pub shared_by: usize,
+    /// Its most specific mark's lines, `file:line`.
+    pub lines: Vec<String>,
+}
+
+/// The rules' activation for a study: their marks from a coverage run of the scenarios under
+/// `--specs`, and probed copies of the variant; or, with the head, why there is none.
+fn activation(
+    args: &BalanceArgs,
+    variant: &Variant,
+) -> (Option<crate::balance::Activation>, RulesHead) {
+    let none = |why: String| {
+        (
+            None,
+            RulesHead {
+                why_not: Some(why),
+                ..RulesHead::default()
+            },
+        )
+    };
+    if args.rule_games == 0 {
+        return none("--rule-games 0".into());
+    }
+    if !args.specs.exists() {
+        return none(format!(
+            "no scenarios at {} (--specs)",
+            args.specs.display()
+        ));
+    }
+    let measured = match crate::coverage::measure(
+        &args.rules,
+        std::slice::from_ref(&variant.name),
+        std::slice::from_ref(&args.specs),
+        &|_, _| {},
+    ) {
+        Ok(m) => m,
+        Err(e) => return none(e.to_string()),
+    };
+    let (rules, name) = (args.rules.clone(), variant.name.clone());
+    let load = Box::new(move || {
+        Variant::load_named_probed(&rules, &name).map_err(|e| e.short().to_string())
+    });
+    let every = args.games.div_ceil(args.rule_games.min(args.games).max(1));
+    match crate::balance::Activation::new(&measured.rules, every, load) {
+        Ok(a) if a.rules.is_empty() => none(format!(
+            "no scenario under {} plays a line of {}'s scripts",
+            args.specs.display(),
+            variant.name
+        )),
+        Ok(a) => {
+            let head = RulesHead {
+                every: a.every,
+                rules: a
+                    .rules
+                    .iter()
+                    .map(|r| RuleHead {
+                        id: r.id.clone(),
+                        text: r.text.clone(),
+                        shared_by: r.shared_by,
+                        lines: r.lines.clone(),
+                    })
+                    .collect(),
+                unmeasured: a.unmeasured.clone(),
+                why_not: None,
+            };
+            (Some(a), head)
+        }
+        Err(e) => none(e),
+    }
 }
 
 /// A study's (or its shards') text and JSON from its head and its games' tally. `shards` names
@@ -284,6 +387,8 @@ pub(super) fn study_found(
 ) -> Found {
     let actions: Vec<&str> = head.actions.iter().map(|a| &**a).collect();
     let metrics = tally.metrics(&actions);
+    let rule_ids: Vec<&str> = head.rule_activation.rules.iter().map(|r| &*r.id).collect();
+    let rule_metrics = tally.rule_metrics(&rule_ids);
     let json = serde_json::json!({
         "variant": head.variant,
         "rules_fingerprint": head.rules_fingerprint,
@@ -300,6 +405,9 @@ pub(super) fn study_found(
         "actions": head.actions,
         "confidence": crate::balance::stats::CONFIDENCE,
         "metrics": metrics,
+        "rule_activation": head.rule_activation,
+        "probed_games": tally.probed_games(),
+        "rule_metrics": rule_metrics,
         "end_reasons": tally.reasons,
         "seconds": seconds,
         "tally": tally,
@@ -342,6 +450,12 @@ pub(super) fn study_found(
             out.push_str(&format!("      {}\n", m.definition));
         }
     }
+    out.push_str(&rules_text(
+        &head.rule_activation,
+        tally.probed_games(),
+        &rule_metrics,
+        definitions,
+    ));
     let reasons: Vec<String> = tally
         .reasons
         .iter()
@@ -358,6 +472,47 @@ pub(super) fn study_found(
         json,
         page: crate::balance::report::Page::Study,
     }
+}
+
+/// How often each rule fired, a line each: or why that was not measured.
+fn rules_text(head: &RulesHead, probed: u64, metrics: &[Metric], definitions: bool) -> String {
+    if let Some(why) = &head.why_not {
+        return format!("rules fired: not measured: {why}\n");
+    }
+    let mut out = format!(
+        "rules fired a game, on {probed} probed games (every {}): times a game ran the statements that tell the rule's scenarios apart\n",
+        match head.every {
+            1 => "game".to_string(),
+            2 => "second game".to_string(),
+            3 => "third game".to_string(),
+            n => format!("{n}th game"),
+        }
+    );
+    for (rule, m) in head.rules.iter().zip(metrics) {
+        let mut line = metric_line(&Metric {
+            id: rule.id.clone(),
+            ..m.clone()
+        });
+        if rule.shared_by > 1 {
+            line.pop();
+            line.push_str(&format!("  with {} other rules\n", rule.shared_by - 1));
+        }
+        out.push_str(&line);
+        if definitions {
+            out.push_str(&format!(
+                "      {} ({})\n",
+                rule.text,
+                rule.lines.join(", ")
+            ));
+        }
+    }
+    if !head.unmeasured.is_empty() {
+        out.push_str(&format!(
+            "  not measured (no scenario, or their scenarios' accepted steps after the Givens run no script statement: refusals, and what Givens set up): {}\n",
+            head.unmeasured.join(", ")
+        ));
+    }
+    out
 }
 
 fn seat_name(s: &Seating) -> String {
@@ -529,6 +684,7 @@ fn side<'v>(
             max_steps: args.max_steps,
             better,
             shard: crate::sim::Shard::WHOLE,
+            activation: None,
         },
         label,
     ))

@@ -31,7 +31,12 @@ fn part(file: &str, json: &serde_json::Value) -> Result<(StudyHead, Shard, Tally
         ));
     }
     tally
-        .check(shard.planned(head.games), head.players, head.actions.len())
+        .check(
+            shard.planned(head.games),
+            head.players,
+            head.actions.len(),
+            head.rule_activation.rules.len(),
+        )
         .map_err(|e| format!("{file}: impossible shard {shard}: {e}"))?;
     Ok((head, shard, tally))
 }
@@ -53,6 +58,7 @@ fn differs(a: &StudyHead, b: &StudyHead) -> Option<(String, String, String)> {
         "better" => "leading ends of the score",
         "better_inferred" => "ways of telling the leading end",
         "actions" => "declared actions",
+        "rule_activation" => "rules measured",
         other => other,
     };
     let theirs = ob.get(key).map_or("none".into(), |w| w.to_string());

@@ -203,7 +203,7 @@ fn run(args: &TuneArgs, variant: &Variant) -> Result<Found, String> {
             )
         })?;
     let actions = crate::balance::action_names(variant);
-    let ids: Vec<String> = Tally::new(args.players, actions.len())
+    let ids: Vec<String> = Tally::new(args.players, actions.len(), 0)
         .metrics(&actions)
         .into_iter()
         .map(|m| m.id)
@@ -236,6 +236,7 @@ fn run(args: &TuneArgs, variant: &Variant) -> Result<Found, String> {
             max_steps: args.max_steps,
             better,
             shard: crate::sim::Shard::WHOLE,
+            activation: None,
         },
         rule: rule.clone(),
         values,

@@ -165,6 +165,47 @@ pub struct RuleTrace {
     /// scenario of its own: what playing the rule runs (`deckspec prove` asks that each of these
     /// runs somewhere in the games it explores).
     pub played_lines: Vec<FileLine>,
+    /// For each of its scenarios whose accepted steps after its Givens run a statement: the
+    /// statements they run that the scenarios of the fewest rules run, what tells playing it
+    /// apart (`deckspec balance` counts how often a game runs them). A refused action's
+    /// statements are not play.
+    pub marks: Vec<Mark>,
+}
+
+/// What tells one scenario's play apart: the statements its accepted steps run, after its
+/// Givens, that the scenarios of the fewest rules run (statements, not lines: `if x { f(); }` on
+/// one line is two), each with how often the scenario ran it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Mark {
+    /// The statements, sorted, each with how often the scenario ran it.
+    pub statements: Vec<(FilePoint, Runs)>,
+    /// How many rules' scenarios run them (its own rule among them): 1 when only its rule's do.
+    pub rules: usize,
+}
+
+/// How often a scenario's accepted steps ran a statement.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Runs {
+    /// Times in all.
+    pub times: u64,
+    /// Steps that ran it (a loop runs it several times in one step).
+    pub steps: u64,
+}
+
+impl Runs {
+    /// Times a step that ran it did, on average.
+    pub fn per_step(&self) -> f64 {
+        self.times as f64 / self.steps.max(1) as f64
+    }
+}
+
+/// Where a statement of a script file starts.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct FilePoint {
+    /// The file.
+    pub file: String,
+    /// Its line and column.
+    pub at: Point,
 }
 
 /// A coverage run.
@@ -306,17 +347,32 @@ pub fn measure(
     let mut total = Hits::new();
     let mut ran: Vec<BTreeSet<FileLine>> = Vec::with_capacity(scenarios.len());
     let mut played: Vec<BTreeSet<FileLine>> = Vec::with_capacity(scenarios.len());
+    let mut played_statements: Vec<BTreeMap<FilePoint, Runs>> = Vec::with_capacity(scenarios.len());
     let mut failed = Vec::new();
     for (i, scenario) in scenarios.iter().enumerate() {
         let mut setup: Option<Hits> = None;
-        let result = runner::run_observed(&scenario.concrete, &provider, &mut || {
-            setup = Some(provider.take_hits());
-        });
+        let mut steps = Hits::new();
+        let mut statements = Statements::default();
+        let result =
+            runner::run_observed(&scenario.concrete, &provider, &mut |moment| match moment {
+                runner::Moment::SetUp => setup = Some(provider.take_hits()),
+                runner::Moment::Stepped => {
+                    let (all, refused) = provider.take_hits_split();
+                    statements.add_step(&maps, &all, &refused);
+                    for (at, count) in all {
+                        *steps.entry(at).or_default() += count;
+                    }
+                }
+            });
         if let Err(failure) = result {
             failed.push(format!("{}: {}", scenario.label, failure.message));
         }
-        let steps = provider.take_hits();
+        // What ran outside a step: all of it, when the Givens failed.
+        for (at, count) in provider.take_hits() {
+            *steps.entry(at).or_default() += count;
+        }
         played.push(lines_run(&maps, &steps));
+        played_statements.push(statements.0);
         let mut hits = setup.unwrap_or_default();
         for (at, count) in steps {
             *hits.entry(at).or_default() += count;
@@ -340,7 +396,7 @@ pub fn measure(
         branches.add(f.branch_tally);
     }
     Ok(CoverageReport {
-        rules: rules_trace(&loaded, &scenarios, &ran, &played),
+        rules: rules_trace(&loaded, &scenarios, &ran, &played, &played_statements),
         variants,
         scenarios: scenarios.len(),
         failed,
@@ -362,6 +418,39 @@ pub fn lines_ran(variant: &Variant, hits: &Hits) -> BTreeSet<FileLine> {
         .map(|m| (m.path.display().to_string(), m))
         .collect();
     lines_run(&maps, hits)
+}
+
+/// The statements a scenario's accepted steps ran after its Givens, each with its runs.
+#[derive(Default)]
+struct Statements(BTreeMap<FilePoint, Runs>);
+
+impl Statements {
+    /// One step's counts: `all` it ran, of which `refused` its refused tries ran.
+    fn add_step(&mut self, maps: &BTreeMap<String, ScriptMap>, all: &Hits, refused: &Hits) {
+        for ((file, at), &n) in all {
+            let accepted = n.saturating_sub(
+                refused
+                    .get(&(file.clone(), *at))
+                    .copied()
+                    .unwrap_or_default(),
+            );
+            let is_statement = maps
+                .get(file)
+                .is_some_and(|m| m.statements.binary_search(at).is_ok());
+            if accepted == 0 || !is_statement {
+                continue;
+            }
+            let runs = self
+                .0
+                .entry(FilePoint {
+                    file: file.clone(),
+                    at: *at,
+                })
+                .or_default();
+            runs.times += accepted;
+            runs.steps += 1;
+        }
+    }
 }
 
 fn lines_run(maps: &BTreeMap<String, ScriptMap>, hits: &Hits) -> BTreeSet<FileLine> {
@@ -494,14 +583,15 @@ fn line_u32(line: usize) -> u32 {
     u32::try_from(line).unwrap_or(u32::MAX)
 }
 
-/// For each rule of each variant's rulebook: its scenarios, and the lines they run that no
-/// scenario of another rule runs (a scenario tagged with several rules is each one's; an untagged
-/// scenario is no rule's).
+/// For each rule of each variant's rulebook: its scenarios, the lines they run that no scenario
+/// of another rule runs, the lines they play after their Givens, and each one's mark (a scenario
+/// tagged with several rules is each one's; an untagged scenario is no rule's).
 fn rules_trace(
     variants: &[Arc<Variant>],
     scenarios: &[Scenario],
     ran: &[BTreeSet<FileLine>],
     played: &[BTreeSet<FileLine>],
+    played_statements: &[BTreeMap<FilePoint, Runs>],
 ) -> Vec<RuleTrace> {
     // The rule-tagged scenarios that run each line.
     let mut runners: HashMap<&FileLine, Vec<usize>> = HashMap::new();
@@ -513,6 +603,28 @@ fn rules_trace(
             runners.entry(line).or_default().push(i);
         }
     }
+    // The rules whose tagged scenarios run each statement after their Givens.
+    let mut players: HashMap<&FilePoint, BTreeSet<&str>> = HashMap::new();
+    for (s, statements) in scenarios.iter().zip(played_statements) {
+        for at in statements.keys() {
+            players
+                .entry(at)
+                .or_default()
+                .extend(s.rules.iter().map(String::as_str));
+        }
+    }
+    let mark = |statements: &BTreeMap<FilePoint, Runs>| -> Option<Mark> {
+        let rarity = |at: &FilePoint| players.get(at).map_or(usize::MAX, BTreeSet::len);
+        let fewest = statements.keys().map(rarity).min()?;
+        Some(Mark {
+            statements: statements
+                .iter()
+                .filter(|(at, _)| rarity(at) == fewest)
+                .map(|(at, n)| (at.clone(), *n))
+                .collect(),
+            rules: fewest,
+        })
+    };
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
     for variant in variants {
@@ -538,6 +650,12 @@ fn rules_trace(
                     .iter()
                     .flat_map(|&i| played[i].iter())
                     .cloned()
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect(),
+                marks: mine
+                    .iter()
+                    .filter_map(|&i| mark(&played_statements[i]))
                     .collect::<BTreeSet<_>>()
                     .into_iter()
                     .collect(),

@@ -36,6 +36,9 @@ pub type Hits = HashMap<(String, Point), u64>;
 /// to files.
 type RawHits = HashMap<String, HashMap<(ImmutableString, Point), u64>>;
 
+/// Times each node ran, by the addresses of its source's and function's names and its position.
+type NodeCounts = HashMap<(usize, usize, Point), u64, ahash::RandomState>;
+
 /// What the engine's debugger callback records into: one per probed variant.
 #[derive(Default)]
 pub(crate) struct Probe {
@@ -47,7 +50,11 @@ pub(crate) struct Probe {
 /// with the names kept beside them.
 #[derive(Default)]
 struct Counts {
-    counts: HashMap<(usize, usize, Point), u64, ahash::RandomState>,
+    counts: NodeCounts,
+    /// While a try runs (an action, which the rules may refuse): what it has counted so far.
+    trying: Option<NodeCounts>,
+    /// What refused tries counted (in `counts` too).
+    refused: NodeCounts,
     /// By address: each source's name, copied when first seen.
     sources: HashMap<usize, String, ahash::RandomState>,
     /// By address: each function's name, kept (so that no other name takes its address).
@@ -59,6 +66,9 @@ impl Probe {
         let source = source.unwrap_or_default();
         let key = (source.as_ptr() as usize, function.as_ptr() as usize, at);
         let mut raw = self.raw.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(trying) = &mut raw.trying {
+            *trying.entry(key).or_default() += 1;
+        }
         match raw.counts.entry(key) {
             std::collections::hash_map::Entry::Occupied(mut count) => *count.get_mut() += 1,
             std::collections::hash_map::Entry::Vacant(count) => {
@@ -71,21 +81,25 @@ impl Probe {
         }
     }
 
-    fn take(&self) -> RawHits {
+    /// Everything counted since the last call, and what refused tries counted of it.
+    fn take(&self) -> (RawHits, RawHits) {
         let counts = std::mem::take(&mut *self.raw.lock().unwrap_or_else(|e| e.into_inner()));
-        let mut out = RawHits::new();
-        for ((source, function, at), n) in counts.counts {
-            let (Some(source), Some(function)) =
-                (counts.sources.get(&source), counts.functions.get(&function))
-            else {
-                continue;
-            };
-            *out.entry(source.clone())
-                .or_default()
-                .entry((function.clone(), at))
-                .or_default() += n;
-        }
-        out
+        let resolve = |nodes: NodeCounts| {
+            let mut out = RawHits::new();
+            for ((source, function, at), n) in nodes {
+                let (Some(source), Some(function)) =
+                    (counts.sources.get(&source), counts.functions.get(&function))
+                else {
+                    continue;
+                };
+                *out.entry(source.clone())
+                    .or_default()
+                    .entry((function.clone(), at))
+                    .or_default() += n;
+            }
+            out
+        };
+        (resolve(counts.counts), resolve(counts.refused))
     }
 }
 
@@ -98,6 +112,28 @@ impl EngineObserver for Probe {
 
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+
+    fn try_begins(&self) {
+        let mut raw = self.raw.lock().unwrap_or_else(|e| e.into_inner());
+        let mut trying = raw.trying.take().unwrap_or_default();
+        trying.clear();
+        raw.trying = Some(trying);
+    }
+
+    fn try_ends(&self, refused: bool) {
+        let mut raw = self.raw.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(mut trying) = raw.trying.take() else {
+            return;
+        };
+        if refused {
+            for (key, n) in trying.drain() {
+                *raw.refused.entry(key).or_default() += n;
+            }
+        }
+        // Kept empty for the next try; `None` says no try runs.
+        trying.clear();
+        raw.trying = None;
     }
 }
 
@@ -325,14 +361,25 @@ impl Variant {
     /// The counts the probe has gathered since the last call, by file: a node of an inherited
     /// function or of a module counts in the file it is written in. Empty without a probe.
     pub fn take_hits(&self) -> Hits {
-        let mut hits = Hits::new();
+        self.take_hits_split().0
+    }
+
+    /// The counts since the last call, as `take_hits`, and the part of them that actions the
+    /// rules refused ran (what a try that changed nothing ran, for telling the rules' play).
+    pub fn take_hits_split(&self) -> (Hits, Hits) {
         let Some(probe) = self
             .observer()
             .and_then(|o| o.as_any().downcast_ref::<Probe>())
         else {
-            return hits;
+            return (Hits::new(), Hits::new());
         };
-        for (source, by_function) in probe.take() {
+        let (all, refused) = probe.take();
+        (self.by_file(all), self.by_file(refused))
+    }
+
+    fn by_file(&self, raw: RawHits) -> Hits {
+        let mut hits = Hits::new();
+        for (source, by_function) in raw {
             for ((function, at), count) in by_function {
                 let Some(path) = self.file_of(&source, &function) else {
                     continue; // an `import`ed file outside the variant's scripts

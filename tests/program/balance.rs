@@ -7,6 +7,8 @@
 use crate::common::deckspec;
 
 const FIXTURES: &str = "tests/balance/rules";
+/// The scenarios of the fixtures that have some (their rules' activation is known).
+const SPECS: &str = "tests/balance/spec";
 
 /// A study's report as JSON.
 fn study(args: &[&str]) -> serde_json::Value {
@@ -17,7 +19,15 @@ fn study(args: &[&str]) -> serde_json::Value {
 
 /// The metric `id` of a report: its value and interval.
 fn metric(report: &serde_json::Value, id: &str) -> (Option<f64>, Option<(f64, f64)>) {
-    let m = report["metrics"]
+    metric_in(report, "metrics", id)
+}
+
+fn metric_in(
+    report: &serde_json::Value,
+    list: &str,
+    id: &str,
+) -> (Option<f64>, Option<(f64, f64)>) {
+    let m = report[list]
         .as_array()
         .expect("metrics")
         .iter()
@@ -31,7 +41,12 @@ fn metric(report: &serde_json::Value, id: &str) -> (Option<f64>, Option<(f64, f6
 
 /// Metric `id` is `want`, and its interval holds it.
 fn check(report: &serde_json::Value, id: &str, want: f64) {
-    let (value, interval) = metric(report, id);
+    check_in(report, "metrics", id, want);
+}
+
+/// Metric `id` of the list `list` (`metrics`, `rule_metrics`) is `want`, and its interval holds it.
+fn check_in(report: &serde_json::Value, list: &str, id: &str, want: f64) {
+    let (value, interval) = metric_in(report, list, id);
     let value = value.unwrap_or_else(|| panic!("{id} has no value"));
     assert!((value - want).abs() < 1e-9, "{id}: {value}, not {want}");
     let (lo, hi) = interval.unwrap_or_else(|| panic!("{id} has no interval"));
@@ -44,6 +59,8 @@ fn seat_zero_starts_leads_and_wins_every_game_and_skip_is_dead() {
         "seat_zero",
         "--rules",
         FIXTURES,
+        "--specs",
+        SPECS,
         "--players",
         "3",
         "--games",
@@ -76,6 +93,72 @@ fn seat_zero_starts_leads_and_wins_every_game_and_skip_is_dead() {
     assert_eq!(r["better"], "lower");
     assert_eq!(r["better_inferred"], true);
     assert_eq!(r["end_reasons"], serde_json::json!({"seat 0 wins": 300}));
+    // Each rule fires as often as a game runs what tells its scenario apart: four passes (the
+    // start of each turn runs five times, the passes four); one win, though its loop runs its
+    // statement four times in that one step. Skipping is only ever refused (random players try
+    // it), and FIX-SEAT-1 has no scenario: neither is measured.
+    assert_eq!(r["probed_games"], 300);
+    check_in(&r, "rule_metrics", "rule-FIX-PASS-1-fires", 4.0);
+    check_in(&r, "rule_metrics", "rule-FIX-WIN-1-fires", 1.0);
+    assert_eq!(r["rule_metrics"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        r["rule_activation"]["unmeasured"],
+        serde_json::json!(["FIX-SEAT-1", "FIX-SKIP-1"])
+    );
+    let shared = &r["rule_activation"]["rules"];
+    assert_eq!(
+        (&shared[0]["shared_by"], &shared[1]["shared_by"]),
+        (&1.into(), &1.into())
+    );
+}
+
+#[test]
+fn rules_are_measured_on_a_sample_of_the_games_or_say_why_not() {
+    let base = ["seat_zero", "--rules", FIXTURES, "--specs", SPECS];
+    let sample = study(&[&base[..], &["--games", "300", "--rule-games", "100"]].concat());
+    assert_eq!(sample["probed_games"], 100);
+    assert_eq!(sample["rule_activation"]["every"], 3);
+    check_in(&sample, "rule_metrics", "rule-FIX-PASS-1-fires", 4.0);
+    let fixture = ["seat_zero", "--rules", FIXTURES];
+    for (args, why) in [
+        (
+            vec!["--specs", SPECS, "--rule-games", "0"],
+            "--rule-games 0",
+        ),
+        (
+            vec!["--specs", "tests/balance/no-such-folder"],
+            "no scenarios at",
+        ),
+        (
+            // Scenarios of a variant these rules lack: the coverage run's error says why.
+            vec!["--specs", "spec-tests/cambia"],
+            "variant `cambia` cannot be used",
+        ),
+    ] {
+        let r = study(&[&fixture[..], &args[..]].concat());
+        assert_eq!(r["probed_games"], 0, "{args:?}");
+        assert_eq!(r["rule_metrics"], serde_json::json!([]), "{args:?}");
+        let said = r["rule_activation"]["why_not"].as_str().unwrap_or_default();
+        assert!(said.contains(why), "{args:?}: {said}");
+    }
+    let text = deckspec(&[
+        "balance",
+        "seat_zero",
+        "--rules",
+        FIXTURES,
+        "--specs",
+        SPECS,
+        "--games",
+        "40",
+    ]);
+    assert!(
+        text.stdout
+            .contains("rules fired a game, on 40 probed games (every game)")
+            && text.stdout.contains("  FIX-PASS-1 ")
+            && text.stdout.contains("not measured (no scenario, or"),
+        "{}",
+        text.stdout
+    );
 }
 
 #[test]
@@ -154,6 +237,10 @@ fn the_numbers_are_the_same_on_one_thread_or_many() {
     one.as_object_mut().unwrap().remove("seconds");
     three.as_object_mut().unwrap().remove("seconds");
     assert_eq!(one, three);
+    // The probed games (every game here) play as the plain engine plays them.
+    let unprobed = study(&[&args[..], &["--rule-games", "0"]].concat());
+    assert_eq!(one["probed_games"], 300);
+    assert_eq!(unprobed["metrics"], one["metrics"]);
 }
 
 #[test]
@@ -570,6 +657,22 @@ fn shards_merged_give_the_whole_studys_numbers_and_bad_sets_are_refused() {
     let again = merge(&[&shards[1], &shards[2], &shards[0]]);
     let again: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
     assert_eq!(again["metrics"], merged["metrics"]);
+    // The rules' activation: the same games probed, whichever shard played them.
+    assert_eq!(merged["probed_games"], whole["probed_games"]);
+    assert_eq!(merged["rule_activation"], whole["rule_activation"]);
+    let rules = |r: &serde_json::Value| -> Vec<f64> {
+        r["rule_metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["value"].as_f64().unwrap())
+            .collect()
+    };
+    let (m, w) = (rules(&merged), rules(&whole));
+    assert!(!w.is_empty() && m.len() == w.len());
+    for (a, b) in m.iter().zip(&w) {
+        assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{a} {b}");
+    }
 
     let other = write("other.json", &["--shard", "3/3", "--seed", "9"]);
     let mut edited: serde_json::Value =

@@ -160,7 +160,7 @@ fn balance_and_tune_pages_draw_their_findings_in_a_headless_browser() {
         (
             "study",
             vec!["balance", "cambia", "--games", "200"],
-            &["shares", "lifts", "means"],
+            &["shares", "lifts", "means", "rules"],
         ),
         (
             "compare",

@@ -31,6 +31,10 @@ pub(crate) trait EngineObserver: Send + Sync {
     fn attach(self: Arc<Self>, engine: &mut Engine);
     /// Itself, for the one that attached it to read back what it gathered.
     fn as_any(&self) -> &dyn std::any::Any;
+    /// An action's hook is about to run: the rules may refuse it.
+    fn try_begins(&self) {}
+    /// The action's hook has returned, refused or not.
+    fn try_ends(&self, _refused: bool) {}
 }
 
 /// A loaded variant: its table, compiled scripts, rulebook and sources.
@@ -378,7 +382,13 @@ impl Rules for Variant {
         };
         let args: rhai::Array = action.args.iter().map(api::arg_value).collect();
         let args = [player(action.seat), Dynamic::from_array(args)];
-        self.call_found(game, hook, *compiled, args).map(drop)
+        let Some(observer) = self.observer() else {
+            return self.call_found(game, hook, *compiled, args).map(drop);
+        };
+        observer.try_begins();
+        let result = self.call_found(game, hook, *compiled, args).map(drop);
+        observer.try_ends(matches!(result, Err(RuleError::Refused(_))));
+        result
     }
 
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError> {

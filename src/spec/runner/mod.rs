@@ -20,7 +20,7 @@ mod then;
 
 pub use check::{check, variant_of};
 pub use expand::expand;
-pub use run::{Failure, action_for, card_in, literal_value, run, run_observed};
+pub use run::{Failure, Moment, action_for, card_in, literal_value, run, run_observed};
 pub use then::{describe_action, describe_loc, subset};
 
 /// A variant as the runner needs it.

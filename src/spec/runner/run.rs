@@ -80,15 +80,25 @@ pub(super) struct Run<'a> {
 
 /// Run one scenario (already checked) against its variant.
 pub fn run(scenario: &Concrete, provider: &dyn VariantProvider) -> Result<(), Failure> {
-    run_observed(scenario, provider, &mut || {})
+    run_observed(scenario, provider, &mut |_| {})
 }
 
-/// Run one scenario, calling `after_givens` once its Givens have set up the game, before its
-/// first When or Then (a coverage probe tells the lines the setup ran from those its steps ran).
+/// A point of a scenario's run that an observer is told of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// The Givens have set up the game; no When or Then has run.
+    SetUp,
+    /// A step after the Givens has run.
+    Stepped,
+}
+
+/// Run one scenario, calling `observe` once its Givens have set up the game, before its first
+/// When or Then, and after each step after them (a coverage probe tells the lines the setup ran
+/// from those each step ran).
 pub fn run_observed(
     scenario: &Concrete,
     provider: &dyn VariantProvider,
-    after_givens: &mut dyn FnMut(),
+    observe: &mut dyn FnMut(Moment),
 ) -> Result<(), Failure> {
     let first = &scenario.steps[0];
     let Some(StepBody::NewGame { variant, .. }) = &first.body else {
@@ -146,8 +156,8 @@ pub fn run_observed(
         }
         Err(failure) => return Err(failure),
     };
-    after_givens();
-    play_out(&mut run, scenario, setup_end)
+    observe(Moment::SetUp);
+    play_out(&mut run, scenario, setup_end, observe)
 }
 
 /// The game the Givens describe, set up: the game and house rules, the placements in their
@@ -285,7 +295,12 @@ fn setup_rejected(scenario: &Concrete, setup_end: usize, refused: Failure) -> Re
 }
 
 /// The Whens and Thens of a scenario whose setup went through.
-fn play_out(run: &mut Run<'_>, scenario: &Concrete, setup_end: usize) -> Result<(), Failure> {
+fn play_out(
+    run: &mut Run<'_>,
+    scenario: &Concrete,
+    setup_end: usize,
+    observe: &mut dyn FnMut(Moment),
+) -> Result<(), Failure> {
     for step in scenario.steps.iter().skip(setup_end) {
         let body = step
             .body
@@ -299,11 +314,13 @@ fn play_out(run: &mut Run<'_>, scenario: &Concrete, setup_end: usize) -> Result<
                 format!("the action before this step was refused: {reason}"),
             ));
         }
-        match step.kind {
-            StepKind::When => run.when(step, body)?,
-            StepKind::Then => run.then(step, body)?,
-            StepKind::Given => run.late_given(step, body)?,
-        }
+        let done = match step.kind {
+            StepKind::When => run.when(step, body),
+            StepKind::Then => run.then(step, body),
+            StepKind::Given => run.late_given(step, body),
+        };
+        observe(Moment::Stepped);
+        done?;
     }
     if let Some((reason, span)) = run.refusal.take() {
         return Err(Failure {
