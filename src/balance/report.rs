@@ -147,7 +147,7 @@ if (kind === "study") {
   const fired = (data.rule_metrics || []).filter(m => m.value !== null);
   if (fired.length) {
     const rules = data.rule_activation.rules;
-    const fr = fired.map((m, i) => row(`${rules[i].id}${rules[i].shared_by > 1 ? ` (with ${rules[i].shared_by - 1} other rules)` : ""}`, m.value, m.interval));
+    const fr = fired.map((m, i) => row(`${rules[i].id}${rules[i].shared_by > 1 ? ` (with ${rules[i].shared_by - 1} other rule${rules[i].shared_by === 2 ? "" : "s"})` : ""}`, m.value, m.interval));
     const top = Math.max(1, ...fr.map(r => r.high === null ? r.value : r.high)) * 1.05;
     forest(section("rules", `Times each rule fired a game (95% intervals), on ${data.probed_games} probed games`, "a rule shared with others counts what their scenarios run too"),
       fr, 0, top, { axis: fmt });

@@ -480,7 +480,7 @@ fn rules_text(head: &RulesHead, probed: u64, metrics: &[Metric], definitions: bo
         return format!("rules fired: not measured: {why}\n");
     }
     let mut out = format!(
-        "rules fired a game, on {probed} probed games (every {}): times a game ran the statements that tell the rule's scenarios apart\n",
+        "rules fired a game, on {probed} probed games (every {}): times a game ran the statements\n  that tell the rule's scenarios apart (with N other rules: their scenarios run them too)\n",
         match head.every {
             1 => "game".to_string(),
             2 => "second game".to_string(),
@@ -495,7 +495,9 @@ fn rules_text(head: &RulesHead, probed: u64, metrics: &[Metric], definitions: bo
         });
         if rule.shared_by > 1 {
             line.pop();
-            line.push_str(&format!("  with {} other rules\n", rule.shared_by - 1));
+            let others = rule.shared_by - 1;
+            let plural = if others == 1 { "" } else { "s" };
+            line.push_str(&format!("  with {others} other rule{plural}\n"));
         }
         out.push_str(&line);
         if definitions {
@@ -507,10 +509,23 @@ fn rules_text(head: &RulesHead, probed: u64, metrics: &[Metric], definitions: bo
         }
     }
     if !head.unmeasured.is_empty() {
-        out.push_str(&format!(
-            "  not measured (no scenario, or their scenarios' accepted steps after the Givens run no script statement: refusals, and what Givens set up): {}\n",
-            head.unmeasured.join(", ")
-        ));
+        out.push_str(
+            "  not measured (no scenario, or their scenarios' accepted steps after the Givens run\n  no script statement: refusals, and what Givens set up):\n",
+        );
+        // A list of ids wrapped at 100 columns.
+        let mut line = String::from("   ");
+        for id in &head.unmeasured {
+            if line.len() + id.len() + 2 > 100 {
+                out.push_str(&line);
+                out.push('\n');
+                line = String::from("   ");
+            }
+            line.push(' ');
+            line.push_str(id);
+            line.push(',');
+        }
+        out.push_str(line.trim_end_matches(','));
+        out.push('\n');
     }
     out
 }
