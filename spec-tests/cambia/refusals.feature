@@ -341,11 +341,11 @@ Feature: Refused actions
       And the phase is awaiting_discard
 
       Examples:
-        | args              |
-        | slot 0            |
-        | 3D                |
-        | drawn and slot 0  |
-        | 5C and 5C         |
+        | args             |
+        | slot 0           |
+        | 3D               |
+        | drawn and slot 0 |
+        | 5C and 5C        |
 
     @rule:CAM-DISC-4 @rule:CAM-DISC-1
     Scenario Outline: discard may name the drawn card: <args>

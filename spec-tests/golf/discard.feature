@@ -65,12 +65,12 @@ Feature: Discarding the drawn card, and the flip that follows
       And the discard pile is 8D
 
       Examples:
-        | args           | reason                                               |
-        | 8D             | discard_drawn discards the card you drew             |
-        | slot 0         | discard_drawn discards the card you drew             |
-        | up             | discard_drawn discards the card you drew             |
-        | drawn and 10C  | discard_drawn takes no arguments, or the drawn card  |
-        | drawn, drawn   | discard_drawn takes no arguments, or the drawn card  |
+        | args          | reason                                              |
+        | 8D            | discard_drawn discards the card you drew            |
+        | slot 0        | discard_drawn discards the card you drew            |
+        | up            | discard_drawn discards the card you drew            |
+        | drawn and 10C | discard_drawn takes no arguments, or the drawn card |
+        | drawn, drawn  | discard_drawn takes no arguments, or the drawn card |
 
   Rule: the flip after a discard
 
@@ -125,11 +125,11 @@ Feature: Discarding the drawn card, and the flip that follows
       And the phase is awaiting_flip
 
       Examples:
-        | args          | reason                           |
-        | bob's slot 3  | that card is not in your layout  |
-        | 10C           | that card is not in your layout  |
-        | slot 2 and 3  | flip takes one slot              |
-        | 7             | no card in slot 7 of ann's hand  |
+        | args         | reason                          |
+        | bob's slot 3 | that card is not in your layout |
+        | 10C          | that card is not in your layout |
+        | slot 2 and 3 | flip takes one slot             |
+        | 7            | no card in slot 7 of ann's hand |
 
     @rule:GOLF-DISC-3
     Scenario: flip with no slot is refused

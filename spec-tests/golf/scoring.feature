@@ -68,14 +68,14 @@ Feature: Points and scoring
       Then ann's score is <score>
 
       Examples: one pair, in each column
-        | hand                     | score |
-        | 7S, 3D, 9C, 7H, 4D, 10S  | 26    |
-        | 3D, QS, 5C, 8H, QH, 6D   | 22    |
-        | 3D, 4C, 8S, 5H, 9D, 8C   | 21    |
+        | hand                    | score |
+        | 7S, 3D, 9C, 7H, 4D, 10S | 26    |
+        | 3D, QS, 5C, 8H, QH, 6D  | 22    |
+        | 3D, 4C, 8S, 5H, 9D, 8C  | 21    |
 
       Examples: three pairs
-        | hand                     | score |
-        | 5S, 9D, QC, 5H, 9C, QD   | 0     |
+        | hand                   | score |
+        | 5S, 9D, QC, 5H, 9C, QD | 0     |
 
     @rule:GOLF-SCORE-2 @rule:GOLF-DEAL-4
     Scenario Outline: with two columns, a column is a top slot and the slot two further on
@@ -85,10 +85,10 @@ Feature: Points and scoring
       Then ann's score is <score>
 
       Examples:
-        | hand            | score |
-        | 5S, 7H, 5D, 9C  | 16    |
-        | 5S, 7H, 9D, 7C  | 14    |
-        | 5S, 5H, 9D, 7C  | 26    |
+        | hand           | score |
+        | 5S, 7H, 5D, 9C | 16    |
+        | 5S, 7H, 9D, 7C | 14    |
+        | 5S, 5H, 9D, 7C | 26    |
 
     @rule:GOLF-SCORE-2
     Scenario: a pair of 2s scores 0, not -4
@@ -109,11 +109,11 @@ Feature: Points and scoring
       Then ann's score is <score>
 
       Examples:
-        | hand                     | score |
-        | 7S, 7H, 7D, 3S, 4S, 5S   | 33    |
-        | 7S, 3D, 4C, 5H, 7H, 6C   | 32    |
-        | 3D, 7S, 4C, 5H, 6C, 7H   | 32    |
-        | 7S, 3D, 4C, 5H, 6C, 7H   | 32    |
+        | hand                   | score |
+        | 7S, 7H, 7D, 3S, 4S, 5S | 33    |
+        | 7S, 3D, 4C, 5H, 7H, 6C | 32    |
+        | 3D, 7S, 4C, 5H, 6C, 7H | 32    |
+        | 7S, 3D, 4C, 5H, 6C, 7H | 32    |
 
     @rule:GOLF-SCORE-3 @rule:GOLF-DECK-2
     Scenario: two jokers in one column are a pair

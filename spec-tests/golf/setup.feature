@@ -214,9 +214,9 @@ Feature: Players, deck, deal and the initial flips
       Then the action is rejected with "<reason>"
 
       Examples:
-        | args          | reason                                  |
-        | slot 0 and 1  | flip_initial takes one slot             |
-        | up            | expected a card, not `up`               |
+        | args         | reason                      |
+        | slot 0 and 1 | flip_initial takes one slot |
+        | up           | expected a card, not `up`   |
 
     @rule:GOLF-SETUP-2
     Scenario: flip_initial with no slot is refused

@@ -104,10 +104,10 @@ Feature: Swapping the drawn card into the layout
     And ann holds 5S, 7H, KD, 6C, 9D, 2S
 
     Examples:
-      | args           | reason                                   |
-      | slot 1 and 2   | swap takes one slot of your layout       |
-      | drawn          | expected a card, not `drawn`             |
-      | 6              | no card in slot 6 of ann's hand          |
+      | args         | reason                             |
+      | slot 1 and 2 | swap takes one slot of your layout |
+      | drawn        | expected a card, not `drawn`       |
+      | 6            | no card in slot 6 of ann's hand    |
 
   @rule:GOLF-SWAP-3
   Scenario: swap with no slot is refused

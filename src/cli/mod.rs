@@ -9,6 +9,7 @@ mod balance;
 mod balance_merge; // `deckspec merge` of balance shards
 mod check;
 mod coverage;
+mod fmt;
 mod info;
 mod merge; // `deckspec merge`: files to the merge of their kind
 mod mutate;
@@ -81,6 +82,11 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         rules: Option<PathBuf>,
     },
+    /// Lay out `.feature` files one way: indentation by what each line belongs to, table columns
+    /// aligned, tags and comments with what follows them, no trailing spaces. `--check` changes
+    /// nothing and exits 1 when a file is not laid out so (for CI); a file that does not parse
+    /// is never changed (exit 2).
+    Fmt(fmt::FmtArgs),
     /// Describe a variant: players, what it extends, actions with their forms, phases, events,
     /// house rules with types, defaults and ranges, timers and bot levels.
     Info(info::InfoArgs),
@@ -142,6 +148,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Test(args) => test(args),
         Command::Check { paths, rules } => check::check(&paths, rules.as_deref()),
         Command::Info(args) => info::info(&args),
+        Command::Fmt(args) => fmt::fmt(&args),
         #[cfg(feature = "play")]
         Command::Play(args) => play::play(args),
         #[cfg(feature = "serve")]

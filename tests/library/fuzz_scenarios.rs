@@ -3,7 +3,8 @@
 //! deleted, duplicated or swapped, tokens inserted or replaced, unicode, huge numbers, deep lists,
 //! CRLF or CR line ends, bytes that are not UTF-8). Every case goes the way `deckspec test` takes
 //! a file: read (`suite::load_file`), parse, check against the bundled variants, and run the
-//! scenarios that check cleanly. They may fail; they must not panic or hang, every problem's span
+//! scenarios that check cleanly; a file that parses is also formatted (`deckspec fmt`), which
+//! must keep what it says and leave its own output as it is. They may fail; they must not panic or hang, every problem's span
 //! must lie inside the file on character boundaries, and rendering every problem must work.
 //!
 //! The budget is a number of cases per property (`FUZZ_CASES` in CI, a quarter of it at a
@@ -15,6 +16,7 @@ use deckspec::scenarios::{ScriptProvider, render};
 use deckspec::spec::ast::Span;
 use deckspec::spec::diag::{FileDiagnostic, SourceLines};
 use deckspec::spec::limits::MAX_EXPANDED_STEPS;
+use deckspec::spec::parse::format::format_feature;
 use deckspec::spec::parse::parse_feature;
 use deckspec::spec::suite::{self, Filter, Outcome};
 use proptest::prelude::*;
@@ -561,6 +563,10 @@ fn check_case(bytes: &[u8]) {
                 for span in feature_spans(&format!("{feature:?}")) {
                     assert_span_inside(src, span, &"an AST span");
                 }
+                // `deckspec fmt`: a file that parses formats to the same scenarios, and once
+                // formatted stays as it is.
+                let once = format_feature(src).unwrap_or_else(|e| panic!("{e}: {src:?}"));
+                assert_eq!(format_feature(&once).as_ref(), Ok(&once), "{src:?}");
             }
             let (_, scenarios, _) = suite::check_file(src, provider());
             let steps: usize = scenarios.iter().map(|s| s.steps.len()).sum();

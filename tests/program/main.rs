@@ -13,6 +13,7 @@ mod cli;
 mod cli_new;
 mod cli_simulate;
 mod coverage;
+mod fmt;
 mod hostile;
 mod mutate;
 #[cfg(feature = "play")]

@@ -22,6 +22,7 @@ use pest::error::InputLocation;
 use pest::iterators::Pair;
 
 mod fill;
+pub mod format;
 mod lines;
 mod outline;
 mod step;
