@@ -115,6 +115,8 @@ pub mod balance;
 mod cli;
 pub mod coverage;
 pub mod kernel;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 pub mod mutate;
 pub mod play;
 pub mod prove;

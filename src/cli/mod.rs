@@ -87,6 +87,14 @@ pub enum Command {
     /// nothing and exits 1 when a file is not laid out so (for CI); a file that does not parse
     /// is never changed (exit 2).
     Fmt(fmt::FmtArgs),
+    /// A language server for the project's files, over standard input and output: scenario
+    /// buffers checked as they are typed, hover, completion and go to definition.
+    #[cfg(feature = "lsp")]
+    Lsp {
+        /// The folder holding the variants.
+        #[arg(long, default_value = "rules", value_name = "DIR")]
+        rules: PathBuf,
+    },
     /// Describe a variant: players, what it extends, actions with their forms, phases, events,
     /// house rules with types, defaults and ranges, timers and bot levels.
     Info(info::InfoArgs),
@@ -149,6 +157,14 @@ pub fn run(cli: Cli) -> i32 {
         Command::Check { paths, rules } => check::check(&paths, rules.as_deref()),
         Command::Info(args) => info::info(&args),
         Command::Fmt(args) => fmt::fmt(&args),
+        #[cfg(feature = "lsp")]
+        Command::Lsp { rules } => match crate::lsp::serve_stdio(&rules) {
+            Ok(()) => EXIT_OK,
+            Err(e) => {
+                errln!("error: {e}");
+                EXIT_BROKEN
+            }
+        },
         #[cfg(feature = "play")]
         Command::Play(args) => play::play(args),
         #[cfg(feature = "serve")]

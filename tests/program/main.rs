@@ -15,6 +15,8 @@ mod cli_simulate;
 mod coverage;
 mod fmt;
 mod hostile;
+#[cfg(feature = "lsp")]
+mod lsp;
 mod mutate;
 #[cfg(feature = "play")]
 mod play;
