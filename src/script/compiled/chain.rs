@@ -670,7 +670,7 @@ macro_rules! one_method {
             let literal = literal.as_ref();
             let at = f.base + self.slot;
             let (target, result, entry) = lend!(f, at, site, args, lent, literal, pos, [$($v: $i),*]);
-            if entry || site.keeps_receiver() {
+            if entry {
                 super::put_back(&mut f.stack[at], target);
                 return result;
             }
@@ -716,10 +716,8 @@ impl One {
         let at = f.base + self.slot;
         let mut target = std::mem::take(&mut f.stack[at]);
         let result = site.call(f, &mut [&mut target], *pos);
-        if site.keeps_receiver() {
-            super::put_back(&mut f.stack[at], target);
-            return result;
-        }
+        // Even after a method that changes nothing (`len`): Rhai checks every receiver, and one
+        // can be too large already (`array += array` checks before it appends).
         put_receiver_back(f, at, target, result, *pos)
     }
 

@@ -23,9 +23,6 @@ pub(super) struct Site {
     /// Whether every entry takes two values of one type (`==` of two cards): then no entry
     /// takes two values of unlike types, and Rhai's built-in rule decides them.
     same_typed: bool,
-    /// Whether no function of its name changes the value it is called on (`len`, `is_empty`,
-    /// `contains`: the kernel's entries never do, nor do the standard library's).
-    keeps_receiver: bool,
 }
 
 /// Methods that change no value they are called on (the kernel's entries never do, nor do the
@@ -104,15 +101,7 @@ impl Site {
             in_place_only,
             any,
             same_typed,
-            keeps_receiver: READS_ONLY.contains(&name),
         }
-    }
-
-    /// Whether no function of its name changes the value it is called on: then a receiver
-    /// goes back to its slot without a size check.
-    #[inline]
-    pub(super) fn keeps_receiver(&self) -> bool {
-        self.keeps_receiver
     }
 
     /// The one table entry of its name and arity, when there is exactly one (then Rhai's
@@ -388,6 +377,9 @@ pub(crate) fn op_assign(
     // Rhai counts nothing for an op-assignment it has built in, one for a call of an `op=`
     // function, and one more for the operator when there is none.
     let builtin = builtin_op_assignment(op.name, &old, &new);
+    if op.name == "+=" && old.is_array() && new.is_array() {
+        return append(f, old, new, pos);
+    }
     let kept = new.clone();
     match f.call_rhai(op.name, &mut [&mut old, &mut new], pos) {
         Ok(_) => {
@@ -402,6 +394,29 @@ pub(crate) fn op_assign(
         }
         Err(e) => Err(e),
     }
+}
+
+/// `array += array` as Rhai's built-in does it (`func/builtin.rs`): nothing for an empty right
+/// side; the left side's size checked *before* appending, and only when it is not empty; nothing
+/// checked after (with fast operators, `eval_op_assignment` checks no built-in's target).
+fn append(f: &mut Frame<'_>, mut old: Dynamic, new: Dynamic, pos: Position) -> R<Dynamic> {
+    let Ok(items) = new.into_array() else {
+        return Ok(old);
+    };
+    if items.is_empty() {
+        return Ok(old);
+    }
+    if old.as_array_ref().is_ok_and(|a| !a.is_empty()) {
+        check_size_of(f.engine, &old, pos)?;
+    }
+    if let Ok(mut array) = old.as_array_mut() {
+        if array.is_empty() {
+            *array = items;
+        } else {
+            array.extend(items);
+        }
+    }
+    Ok(old)
 }
 
 /// `op` on the types Rhai has built in, when the result needs no error (`None`: ask Rhai, which
