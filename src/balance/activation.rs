@@ -101,7 +101,7 @@ impl Activation {
             let lines: std::collections::BTreeSet<(String, u32)> = plays
                 .iter()
                 .flat_map(|m| &m.statements)
-                .map(|(p, _)| (short_path(&p.file).to_string(), p.at.line))
+                .map(|(p, _)| (crate::coverage::short_path(&p.file).to_string(), p.at.line))
                 .collect();
             rules.push(MarkedRule {
                 id: trace.id.clone(),
@@ -199,11 +199,6 @@ fn distinct_plays(marks: &[Mark]) -> Vec<&Mark> {
         }
     }
     out
-}
-
-/// A script's path without its folders (`cambia.rhai`).
-fn short_path(file: &str) -> &str {
-    file.rsplit(['/', '\\']).next().unwrap_or(file)
 }
 
 #[cfg(test)]

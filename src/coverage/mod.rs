@@ -665,6 +665,11 @@ fn rules_trace(
     out
 }
 
+/// A script's path without its folders (`cambia.rhai`), as reports name a script.
+pub fn short_path(file: &str) -> &str {
+    file.rsplit(['/', '\\']).next().unwrap_or(file)
+}
+
 /// Lines as ranges: `3, 7-9, 12`.
 pub fn ranges(lines: &[u32]) -> String {
     let mut out: Vec<String> = Vec::new();

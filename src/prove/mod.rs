@@ -664,7 +664,7 @@ fn rulebook_use(lines: &RuleLines) -> RulebookUse {
             .played_lines
             .iter()
             .filter(|l| !ran.contains(*l))
-            .map(|l| format!("{}:{}", short_path(&l.file), l.line))
+            .map(|l| format!("{}:{}", crate::coverage::short_path(&l.file), l.line))
             .collect();
         match (declared_why(&rule.id), missed.is_empty()) {
             (Some(why), false) => declared.push((rule.id.clone(), why)),
@@ -681,11 +681,6 @@ fn rulebook_use(lines: &RuleLines) -> RulebookUse {
         stale,
         lines_ran: ran.len(),
     }
-}
-
-/// A script's path without its folders (`cambia.rhai`).
-fn short_path(file: &str) -> &str {
-    file.rsplit(['/', '\\']).next().unwrap_or(file)
 }
 
 /// The actions, phases and events no configuration used, and the rules whose lines exploration

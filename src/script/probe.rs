@@ -116,24 +116,20 @@ impl EngineObserver for Probe {
 
     fn try_begins(&self) {
         let mut raw = self.raw.lock().unwrap_or_else(|e| e.into_inner());
-        let mut trying = raw.trying.take().unwrap_or_default();
-        trying.clear();
-        raw.trying = Some(trying);
+        raw.trying = Some(NodeCounts::default());
     }
 
     fn try_ends(&self, refused: bool) {
         let mut raw = self.raw.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(mut trying) = raw.trying.take() else {
+        // `None` from here: no try runs.
+        let Some(trying) = raw.trying.take() else {
             return;
         };
         if refused {
-            for (key, n) in trying.drain() {
+            for (key, n) in trying {
                 *raw.refused.entry(key).or_default() += n;
             }
         }
-        // Kept empty for the next try; `None` says no try runs.
-        trying.clear();
-        raw.trying = None;
     }
 }
 
