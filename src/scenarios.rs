@@ -21,6 +21,8 @@ pub struct ScriptProvider {
     probed: bool,
     /// The engine its variants run their scripts on.
     engine: EngineKind,
+    /// Texts read instead of the files at those paths (an editor's unsaved buffers).
+    overlay: Vec<(PathBuf, String)>,
 }
 
 impl ScriptProvider {
@@ -31,7 +33,15 @@ impl ScriptProvider {
             loaded: Mutex::new(HashMap::new()),
             probed: false,
             engine: EngineKind::default(),
+            overlay: Vec::new(),
         }
+    }
+
+    /// The same provider, its variants read with these texts instead of the files at those paths
+    /// (each an existing file under the rules folder, as `Variant::load_named_with` takes them).
+    pub fn with_overlay(mut self, texts: Vec<(PathBuf, String)>) -> ScriptProvider {
+        self.overlay = texts;
+        self
     }
 
     /// The same provider, its variants running their scripts on `engine`.
@@ -81,7 +91,7 @@ impl ScriptProvider {
                 let loaded = if self.probed {
                     Variant::load_named_probed(&self.rules_dir, name)
                 } else {
-                    Variant::load_named(&self.rules_dir, name).map(|mut v| {
+                    Variant::load_named_with(&self.rules_dir, name, &self.overlay).map(|mut v| {
                         v.set_engine(self.engine);
                         v
                     })

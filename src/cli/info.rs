@@ -2,8 +2,9 @@
 //! (`variant.yaml` with what it extends, the rulebook and `bots.yaml`), as text or `--json`.
 
 use super::{EXIT_BROKEN, EXIT_OK, render};
-use crate::kernel::{Actor, ArgDomain, Guard, HouseRuleType, Table, Value};
+use crate::kernel::{HouseRuleType, Value};
 use crate::script::Variant;
+use crate::script::variant::describe::{actor, forms, house_rule_about, who_and_when};
 use serde_json::{Value as Json, json};
 use std::path::PathBuf;
 
@@ -23,100 +24,6 @@ pub struct InfoArgs {
     /// The folder holding the variants.
     #[arg(long, default_value = "rules", value_name = "DIR")]
     pub rules: PathBuf,
-}
-
-fn actor(table: &Table, a: &Actor) -> String {
-    match a {
-        Actor::Current => "the current player".into(),
-        Actor::Anyone => "anyone".into(),
-        Actor::Var(i) => format!(
-            "the player in {}",
-            table.game_vars.get(*i).map_or("?", |v| v.0.as_str())
-        ),
-    }
-}
-
-fn arg(a: &ArgDomain) -> String {
-    match a {
-        ArgDomain::Word(w) => w.clone(),
-        ArgDomain::OwnSlot => "<own slot>".into(),
-        ArgDomain::OtherSlot => "<other's slot>".into(),
-        ArgDomain::AnySlot => "<any slot>".into(),
-        ArgDomain::Drawn => "drawn".into(),
-    }
-}
-
-/// A value as `variant.yaml` writes it (`null` for nothing).
-fn shown(v: &Value) -> String {
-    match v {
-        Value::Unit => "null".into(),
-        other => other.to_string(),
-    }
-}
-
-fn guard(table: &Table, g: &Guard) -> String {
-    let name =
-        |names: &[(String, Value)], i: usize| names.get(i).map_or("?".to_string(), |n| n.0.clone());
-    match g {
-        Guard::VarIs(i, v) => format!("{} is {}", name(&table.game_vars, *i), shown(v)),
-        Guard::VarIsNot(i, v) => format!("{} is not {}", name(&table.game_vars, *i), shown(v)),
-        Guard::HouseIs(i, v) => format!(
-            "house rule {} is {}",
-            name(&table.house_rules, *i),
-            shown(v)
-        ),
-        Guard::PileNotEmpty(p) => format!(
-            "{} is not empty",
-            table
-                .piles
-                .get(p.0 as usize)
-                .map_or("?", |p| p.name.as_str())
-        ),
-        Guard::ActorVarIs(i, v) => {
-            format!("their {} is {}", name(&table.player_vars, *i), shown(v))
-        }
-    }
-}
-
-/// Each action's forms as a player writes them (`snap <own slot>`), with their conditions.
-fn forms(table: &Table, action: &crate::kernel::ActionDecl) -> Vec<String> {
-    action
-        .forms
-        .iter()
-        .map(|f| {
-            let mut text = std::iter::once(action.name.to_string())
-                .chain(f.args.iter().map(arg))
-                .collect::<Vec<_>>()
-                .join(" ");
-            if !f.guards.is_empty() {
-                let when: Vec<String> = f.guards.iter().map(|g| guard(table, g)).collect();
-                text.push_str(&format!("  (when {})", when.join(", ")));
-            }
-            text
-        })
-        .collect()
-}
-
-fn range(doc: &crate::script::config::HouseRuleDoc) -> Option<String> {
-    let n = |x: f64| Value::Float(x).to_string();
-    let bounds = match (doc.range.min, doc.range.max) {
-        (Some(lo), Some(hi)) => format!("{} to {}", n(lo), n(hi)),
-        (Some(lo), None) => format!("at least {}", n(lo)),
-        (None, Some(hi)) => format!("at most {}", n(hi)),
-        (None, None) => return None,
-    };
-    // A list's bounds are each entry's.
-    Some(match doc.kind {
-        HouseRuleType::List => format!("whole numbers {bounds}"),
-        _ => bounds,
-    })
-}
-
-fn type_text(kind: &HouseRuleType) -> String {
-    match kind {
-        HouseRuleType::Choice(choices) => format!("choice of {}", choices.join(", ")),
-        other => other.name().to_string(),
-    }
 }
 
 fn text(v: &Variant) -> String {
@@ -140,19 +47,7 @@ fn text(v: &Variant) -> String {
     for action in &table.actions {
         let doc = v.action_docs.get(&*action.name).map_or("", String::as_str);
         line(format!("  {}: {doc}", action.name));
-        let phases = match &action.phases {
-            None => "every phase".to_string(),
-            Some(ps) => ps
-                .iter()
-                .map(|p| table.phase_name(*p))
-                .collect::<Vec<_>>()
-                .join(", "),
-        };
-        let mut who = format!("    by {}, in {phases}", actor(table, &action.actor));
-        if !action.guards.is_empty() {
-            let when: Vec<String> = action.guards.iter().map(|g| guard(table, g)).collect();
-            who.push_str(&format!(", when {}", when.join(", ")));
-        }
+        let who = format!("    {}", who_and_when(table, action));
         line(who);
         for form in forms(table, action) {
             line(format!("    {form}"));
@@ -182,10 +77,7 @@ fn text(v: &Variant) -> String {
     line(String::new());
     line("house rules:".into());
     for h in &v.house_rules {
-        let mut about = format!("{}, default {}", type_text(&h.kind), shown(&h.default));
-        if let Some(r) = range(h) {
-            about.push_str(&format!(", {r}"));
-        }
+        let about = house_rule_about(h);
         line(format!("  {} ({about}): {}", h.name, h.doc));
     }
     line(String::new());

@@ -94,6 +94,9 @@ pub enum Command {
         /// The folder holding the variants.
         #[arg(long, default_value = "rules", value_name = "DIR")]
         rules: PathBuf,
+        /// The folder holding the scenario files (default: `spec-tests` beside the rules folder).
+        #[arg(long, value_name = "DIR")]
+        specs: Option<PathBuf>,
     },
     /// Describe a variant: players, what it extends, actions with their forms, phases, events,
     /// house rules with types, defaults and ranges, timers and bot levels.
@@ -158,7 +161,15 @@ pub fn run(cli: Cli) -> i32 {
         Command::Info(args) => info::info(&args),
         Command::Fmt(args) => fmt::fmt(&args),
         #[cfg(feature = "lsp")]
-        Command::Lsp { rules } => match crate::lsp::serve_stdio(&rules) {
+        Command::Lsp { rules, specs } => match crate::lsp::serve_stdio(
+            &rules,
+            &specs.unwrap_or_else(|| {
+                let parent = rules.parent().filter(|p| !p.as_os_str().is_empty());
+                parent
+                    .unwrap_or(std::path::Path::new("."))
+                    .join("spec-tests")
+            }),
+        ) {
             Ok(()) => EXIT_OK,
             Err(e) => {
                 errln!("error: {e}");

@@ -1,30 +1,40 @@
 //! `deckspec lsp`: a language server for a rules project, over stdio (rust-analyzer's
-//! `lsp-server` transport, `lsp-types` messages). Open `.feature` buffers are checked as they are
-//! typed, unsaved, against the project's variants, with `deckspec check`'s messages and hints;
-//! hover tells a `@rule:` tag's rule and an action's doc; completion offers the variant's actions
-//! after `does`, its rule ids after `@rule:` and the step keywords; go to definition jumps from a
-//! tag to its rulebook entry and from an action to its hook. Saving a rules file (`.rhai`,
-//! `.yaml`) reloads the variants and checks every open scenario again.
+//! `lsp-server` transport, `lsp-types` messages). Every buffer of the project is checked as it is
+//! typed, unsaved: scenario files as `deckspec check` checks them, rule scripts and YAML files by
+//! loading the variants through the open buffers, so that a change in one file shows the
+//! problems it makes in others (a phase renamed in `variant.yaml` flags the scripts and
+//! scenarios that use it). Completion, hover, go to definition, references, semantic tokens,
+//! formatting, and code lenses that run scenarios and show which script lines they run.
 
 mod feature;
+mod lens;
 pub mod position;
+mod project;
+mod script;
+mod tokens;
+mod yaml;
 
-use crate::scenarios::ScriptProvider;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
     Notification as _, PublishDiagnostics,
 };
-use lsp_types::request::{Completion, GotoDefinition, HoverRequest, Request as _};
-use lsp_types::{
-    CompletionOptions, CompletionResponse, GotoDefinitionResponse, Hover, HoverContents,
-    HoverProviderCapability, InitializeParams, Location, MarkupContent, MarkupKind, OneOf,
-    PublishDiagnosticsParams, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
-    Uri,
+use lsp_types::request::{
+    CodeLensRequest, Completion, ExecuteCommand, Formatting, GotoDefinition, HoverRequest,
+    References, Request as _, SemanticTokensFullRequest,
 };
+use lsp_types::{
+    CodeLensOptions, CompletionOptions, CompletionResponse, ExecuteCommandOptions,
+    GotoDefinitionResponse, Hover, HoverContents, HoverProviderCapability, InitializeParams,
+    Location, MarkupContent, MarkupKind, OneOf, PublishDiagnosticsParams,
+    SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensResult,
+    SemanticTokensServerCapabilities, ServerCapabilities, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextEdit, Uri,
+};
+use position::Target;
+use project::{Kind, Project, Publish};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
+use std::path::Path;
 
 /// Why the server stopped other than by the client's `shutdown` and `exit`.
 #[derive(Debug, thiserror::Error)]
@@ -37,53 +47,93 @@ pub enum LspError {
     Connection(String),
 }
 
-/// The most bytes of an open buffer the server keeps and checks (as `deckspec check` reads at
-/// most that much of a file).
-const MAX_BUFFER_BYTES: usize = crate::spec::limits::MAX_FILE_BYTES;
-
-/// The server's state: the project's rules and the buffers the client has open.
+/// The server's state: the project, the last runs of scenario files and the coverage measured.
 struct Server {
-    rules_dir: PathBuf,
-    provider: ScriptProvider,
-    /// Open `.feature` buffers by address: their text as typed.
-    buffers: HashMap<String, String>,
+    project: Project,
+    /// The last run of each scenario buffer, until it changes.
+    runs: HashMap<String, lens::RunResults>,
+    /// Each variant's coverage, as last measured, until the rules change.
+    coverage: HashMap<String, crate::coverage::CoverageReport>,
+    /// Whether the client can be asked to fetch its code lenses again.
+    lens_refresh: bool,
+    next_request: i32,
+    /// Diagnostics a request made, to publish once it is answered.
+    pending: Publish,
 }
 
 /// Serve one client over standard input and output until it says `exit`; `rules_dir` holds the
-/// variants.
-pub fn serve_stdio(rules_dir: &Path) -> Result<(), LspError> {
+/// variants, `specs_dir` the scenario files.
+pub fn serve_stdio(rules_dir: &Path, specs_dir: &Path) -> Result<(), LspError> {
     let (connection, io_threads) = Connection::stdio();
-    serve(&connection, rules_dir)?;
+    serve(&connection, rules_dir, specs_dir)?;
     drop(connection);
     io_threads
         .join()
         .map_err(|e| LspError::Connection(e.to_string()))
 }
 
-/// Serve one client over `connection` (stdio, or an in-memory pair in tests).
-pub fn serve(connection: &Connection, rules_dir: &Path) -> Result<(), LspError> {
-    let capabilities = ServerCapabilities {
+/// What the server can do, as it tells the client.
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec![" ".into(), ":".into()]),
+            trigger_characters: Some(vec![
+                " ".into(),
+                ":".into(),
+                ".".into(),
+                "\"".into(),
+                ",".into(),
+            ]),
             ..CompletionOptions::default()
         }),
         definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: tokens::legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                ..SemanticTokensOptions::default()
+            },
+        )),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![lens::RUN.into(), lens::COVERAGE.into()],
+            ..ExecuteCommandOptions::default()
+        }),
         ..ServerCapabilities::default()
-    };
+    }
+}
+
+/// Serve one client over `connection` (stdio, or an in-memory pair in tests and benchmarks).
+pub fn serve(connection: &Connection, rules_dir: &Path, specs_dir: &Path) -> Result<(), LspError> {
     let capabilities =
-        serde_json::to_value(capabilities).map_err(|e| LspError::Protocol(e.to_string()))?;
+        serde_json::to_value(capabilities()).map_err(|e| LspError::Protocol(e.to_string()))?;
     let params = connection
         .initialize(capabilities)
         .map_err(|e| LspError::Protocol(e.to_string()))?;
-    let _: InitializeParams =
+    let params: InitializeParams =
         serde_json::from_value(params).map_err(|e| LspError::Protocol(e.to_string()))?;
+    let lens_refresh = params
+        .capabilities
+        .workspace
+        .and_then(|w| w.code_lens)
+        .and_then(|c| c.refresh_support)
+        .unwrap_or(false);
     let mut server = Server {
-        rules_dir: rules_dir.to_path_buf(),
-        provider: ScriptProvider::new(rules_dir),
-        buffers: HashMap::new(),
+        project: Project::new(rules_dir, specs_dir),
+        runs: HashMap::new(),
+        coverage: HashMap::new(),
+        lens_refresh,
+        next_request: 0,
+        pending: Vec::new(),
     };
+    // The project's problems from the start, every file's.
+    let start = server.project.check_all();
+    server.publish(connection, start)?;
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
@@ -93,13 +143,24 @@ pub fn serve(connection: &Connection, rules_dir: &Path) -> Result<(), LspError> 
                 {
                     return Ok(());
                 }
+                let command = request.method == ExecuteCommand::METHOD;
                 let response = server.request(request);
                 send(connection, Message::Response(response))?;
+                let pending = std::mem::take(&mut server.pending);
+                server.publish(connection, pending)?;
+                if command && server.lens_refresh {
+                    server.next_request += 1;
+                    let refresh = Request::new(
+                        RequestId::from(server.next_request),
+                        "workspace/codeLens/refresh".into(),
+                        serde_json::Value::Null,
+                    );
+                    send(connection, Message::Request(refresh))?;
+                }
             }
             Message::Notification(note) => {
-                for out in server.notification(note) {
-                    send(connection, Message::Notification(out))?;
-                }
+                let publish = server.notification(note);
+                server.publish(connection, publish)?;
             }
             Message::Response(_) => {}
         }
@@ -130,6 +191,29 @@ impl Server {
                 let at = p.text_document_position_params;
                 json(self.definition(&at.text_document.uri, at.position))
             }),
+            References::METHOD => params(request).map(|p: lsp_types::ReferenceParams| {
+                let at = p.text_document_position;
+                json(self.references(&at.text_document.uri, at.position))
+            }),
+            SemanticTokensFullRequest::METHOD => {
+                params(request).map(|p: lsp_types::SemanticTokensParams| {
+                    json(self.semantic_tokens(&p.text_document.uri))
+                })
+            }
+            Formatting::METHOD => params(request).map(|p: lsp_types::DocumentFormattingParams| {
+                json(self.formatting(&p.text_document.uri))
+            }),
+            CodeLensRequest::METHOD => params(request)
+                .map(|p: lsp_types::CodeLensParams| json(self.code_lenses(&p.text_document.uri))),
+            ExecuteCommand::METHOD => match params(request) {
+                Ok(p) => {
+                    let (value, publish) = self.execute(p);
+                    // Published after the answer, which the client waits for.
+                    self.pending = publish;
+                    value
+                }
+                Err(e) => Err(e),
+            },
             other => Err(Response::new_err(
                 id.clone(),
                 ErrorCode::MethodNotFound as i32,
@@ -145,8 +229,27 @@ impl Server {
         }
     }
 
-    /// What a notification changes, and the diagnostics to publish for it.
-    fn notification(&mut self, note: Notification) -> Vec<Notification> {
+    /// Send diagnostics, a scenario file's last run's failures added to its problems.
+    fn publish(&self, connection: &Connection, publish: Publish) -> Result<(), LspError> {
+        for (uri, mut diagnostics) in publish {
+            if let Some(run) = self.runs.get(uri.as_str()) {
+                diagnostics.extend(run.diagnostics.iter().cloned());
+            }
+            let note = Notification::new(
+                PublishDiagnostics::METHOD.to_string(),
+                PublishDiagnosticsParams {
+                    uri,
+                    diagnostics,
+                    version: None,
+                },
+            );
+            send(connection, Message::Notification(note))?;
+        }
+        Ok(())
+    }
+
+    /// What a notification changes: the diagnostics to publish for it.
+    fn notification(&mut self, note: Notification) -> Publish {
         match note.method.as_str() {
             DidOpenTextDocument::METHOD => {
                 let Ok(p) = note
@@ -154,7 +257,7 @@ impl Server {
                 else {
                     return Vec::new();
                 };
-                self.opened(p.text_document.uri, p.text_document.text)
+                self.changed(&p.text_document.uri, p.text_document.text)
             }
             DidChangeTextDocument::METHOD => {
                 let Ok(p) = note.extract::<lsp_types::DidChangeTextDocumentParams>(
@@ -164,70 +267,52 @@ impl Server {
                 };
                 // Full sync: the last change holds the whole text.
                 match p.content_changes.into_iter().last() {
-                    Some(change) => self.opened(p.text_document.uri, change.text),
+                    Some(change) => self.changed(&p.text_document.uri, change.text),
                     None => Vec::new(),
                 }
             }
             DidCloseTextDocument::METHOD => {
-                if let Ok(p) = note
-                    .extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
-                {
-                    self.buffers.remove(p.text_document.uri.as_str());
-                    return vec![publish(&p.text_document.uri, Vec::new())];
-                }
-                Vec::new()
-            }
-            DidSaveTextDocument::METHOD => {
                 let Ok(p) = note
-                    .extract::<lsp_types::DidSaveTextDocumentParams>(DidSaveTextDocument::METHOD)
+                    .extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
                 else {
                     return Vec::new();
                 };
-                let uri = p.text_document.uri.as_str();
-                if uri.ends_with(".feature") {
-                    return Vec::new();
-                }
-                // A rules file changed: load the variants again, check every open scenario.
-                self.provider = ScriptProvider::new(&self.rules_dir);
-                let open: Vec<String> = self.buffers.keys().cloned().collect();
-                open.iter()
-                    .filter_map(|u| Uri::from_str(u).ok())
-                    .map(|u| self.check(&u))
-                    .collect()
+                self.runs.remove(p.text_document.uri.as_str());
+                self.project.close(&p.text_document.uri)
+            }
+            DidSaveTextDocument::METHOD => {
+                self.coverage.clear();
+                self.project.saved()
             }
             _ => Vec::new(),
         }
     }
 
-    /// A buffer opened or changed: kept (when it is a scenario file) and checked.
-    fn opened(&mut self, uri: Uri, text: String) -> Vec<Notification> {
-        if !uri.as_str().ends_with(".feature") {
-            return Vec::new();
+    fn changed(&mut self, uri: &Uri, text: String) -> Publish {
+        self.runs.remove(uri.as_str());
+        let publish = self.project.set_buffer(uri, text);
+        if self
+            .project
+            .buffer(uri)
+            .is_some_and(|b| b.kind != Kind::Feature)
+        {
+            self.coverage.clear();
         }
-        let mut text = text;
-        if text.len() > MAX_BUFFER_BYTES {
-            text.truncate(position::floor_char_boundary(&text, MAX_BUFFER_BYTES));
-        }
-        self.buffers.insert(uri.as_str().to_string(), text);
-        vec![self.check(&uri)]
-    }
-
-    fn check(&self, uri: &Uri) -> Notification {
-        let diagnostics = match self.buffers.get(uri.as_str()) {
-            Some(text) => feature::diagnostics(text, &self.provider),
-            None => Vec::new(),
-        };
-        publish(uri, diagnostics)
-    }
-
-    fn buffer(&self, uri: &Uri) -> Option<&str> {
-        self.buffers.get(uri.as_str()).map(String::as_str)
+        publish
     }
 
     fn hover(&self, uri: &Uri, at: lsp_types::Position) -> Option<Hover> {
-        let text = self.buffer(uri)?;
-        let offset = position::offset(text, at);
-        let (value, range) = feature::hover(text, offset, &self.provider)?;
+        let b = self.project.buffer(uri)?;
+        let offset = position::offset(&b.text, at);
+        let (value, range) = match b.kind {
+            Kind::Feature => feature::hover(&b.text, offset, &self.project.provider)?,
+            Kind::Script => {
+                let variant = self.project.variant_of(&b.path)?;
+                script::hover(&b.text, offset, &b.path, &variant)?
+            }
+            Kind::Yaml => yaml::hover(&b.text, offset)?,
+            Kind::Other => return None,
+        };
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
                 kind: MarkupKind::Markdown,
@@ -238,27 +323,187 @@ impl Server {
     }
 
     fn completion(&self, uri: &Uri, at: lsp_types::Position) -> Option<CompletionResponse> {
-        let text = self.buffer(uri)?;
-        let offset = position::offset(text, at);
-        Some(CompletionResponse::Array(feature::completions(
-            text,
-            offset,
-            &self.provider,
-        )))
+        let b = self.project.buffer(uri)?;
+        let offset = position::offset(&b.text, at);
+        let items = match b.kind {
+            Kind::Feature => feature::completions(&b.text, offset, &self.project.provider),
+            Kind::Script => {
+                let variant = self.project.variant_of(&b.path)?;
+                script::completions(&b.text, offset, &b.path, &variant)
+            }
+            Kind::Yaml if b.path.file_name().is_some_and(|n| n == "variant.yaml") => {
+                let variant = self.project.variant_of(&b.path);
+                yaml::completions(&b.text, offset, variant.as_deref())
+            }
+            Kind::Yaml | Kind::Other => return None,
+        };
+        Some(CompletionResponse::Array(items))
     }
 
     fn definition(&self, uri: &Uri, at: lsp_types::Position) -> Option<GotoDefinitionResponse> {
-        let text = self.buffer(uri)?;
-        let offset = position::offset(text, at);
-        let (path, target, start, end) =
-            feature::definition(text, offset, &self.provider, &self.rules_dir)?;
-        let absolute = std::fs::canonicalize(&path).unwrap_or(path);
-        let address = url::Url::from_file_path(&absolute).ok()?;
-        Some(GotoDefinitionResponse::Scalar(Location {
-            uri: Uri::from_str(address.as_str()).ok()?,
-            range: position::range(&target, start, end),
-        }))
+        let b = self.project.buffer(uri)?;
+        let offset = position::offset(&b.text, at);
+        let provider = &self.project.provider;
+        let target = match b.kind {
+            Kind::Feature => {
+                feature::definition(&b.text, offset, provider, &self.project.rules_dir)?
+            }
+            Kind::Script => {
+                let variant = self.project.variant_of(&b.path)?;
+                script::definition(&b.text, offset, &b.path, &variant, provider)?
+            }
+            Kind::Yaml => {
+                let action = yaml::action_at(&b.text, offset)?;
+                feature::hook(&*self.project.variant_of(&b.path)?, action)?
+            }
+            Kind::Other => return None,
+        };
+        Some(GotoDefinitionResponse::Scalar(location(&target)?))
     }
+
+    /// Every scenario citing the rule under the cursor (a `@rule:` tag, or an `id:` of a
+    /// rulebook).
+    fn references(&self, uri: &Uri, at: lsp_types::Position) -> Option<Vec<Location>> {
+        let b = self.project.buffer(uri)?;
+        let offset = position::offset(&b.text, at);
+        let id = match b.kind {
+            Kind::Feature => match feature::word_at(&b.text, offset)? {
+                (feature::Word::Rule(id), ..) => id,
+                _ => return None,
+            },
+            Kind::Yaml => yaml::rule_id_at(&b.text, offset)?,
+            _ => return None,
+        };
+        let sources = self.project.scenario_sources();
+        Some(
+            feature::citations(id, &sources)
+                .iter()
+                .filter_map(location)
+                .collect(),
+        )
+    }
+
+    fn semantic_tokens(&self, uri: &Uri) -> Option<SemanticTokensResult> {
+        let b = self.project.buffer(uri)?;
+        (b.kind == Kind::Feature).then(|| {
+            SemanticTokensResult::Tokens(lsp_types::SemanticTokens {
+                result_id: None,
+                data: tokens::semantic_tokens(&b.text),
+            })
+        })
+    }
+
+    /// A scenario buffer laid out as `deckspec fmt` lays it out: one edit of the whole text, or
+    /// none when it is laid out so already (or does not parse).
+    fn formatting(&self, uri: &Uri) -> Option<Vec<TextEdit>> {
+        let b = self.project.buffer(uri)?;
+        if b.kind != Kind::Feature {
+            return None;
+        }
+        let formatted = crate::spec::parse::format::format_feature(&b.text).ok()?;
+        if formatted == b.text {
+            return Some(Vec::new());
+        }
+        Some(vec![TextEdit {
+            range: position::range(&b.text, 0, b.text.len()),
+            new_text: formatted,
+        }])
+    }
+
+    fn code_lenses(&self, uri: &Uri) -> Option<Vec<lsp_types::CodeLens>> {
+        let b = self.project.buffer(uri)?;
+        match b.kind {
+            Kind::Feature => Some(lens::feature_lenses(
+                uri,
+                &b.text,
+                self.runs.get(uri.as_str()),
+            )),
+            Kind::Script => {
+                let variant = self.project.variant_of(&b.path)?;
+                Some(lens::script_lenses(
+                    uri,
+                    &b.path,
+                    self.coverage.get(&variant.name),
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// Run a lens's command: its result for the client, and diagnostics to publish.
+    fn execute(
+        &mut self,
+        p: lsp_types::ExecuteCommandParams,
+    ) -> (Result<serde_json::Value, Response>, Publish) {
+        let invalid = |message: String| {
+            Err(Response::new_err(
+                RequestId::from(0),
+                ErrorCode::InvalidParams as i32,
+                message,
+            ))
+        };
+        let uri = p
+            .arguments
+            .first()
+            .and_then(|a| a.as_str())
+            .and_then(|u| u.parse::<Uri>().ok());
+        let Some(uri) = uri else {
+            return (
+                invalid(format!("`{}` takes a document's address", p.command)),
+                Vec::new(),
+            );
+        };
+        let Some(b) = self.project.buffer(&uri) else {
+            return (invalid(format!("{} is not open", uri.as_str())), Vec::new());
+        };
+        match p.command.as_str() {
+            lens::RUN if b.kind == Kind::Feature => {
+                let line = p.arguments.get(1).and_then(|l| l.as_u64()).unwrap_or(0);
+                let line = u32::try_from(line).unwrap_or(u32::MAX);
+                let results = lens::run(&b.path, &b.text, line, &self.project.provider);
+                let outcomes: serde_json::Map<String, serde_json::Value> = results
+                    .by_line
+                    .iter()
+                    .map(|(l, o)| (l.to_string(), o.clone().into()))
+                    .collect();
+                self.runs.insert(uri.as_str().to_string(), results);
+                let mut problems = feature::diagnostics(&b.text, &self.project.provider);
+                problems.dedup();
+                (Ok(outcomes.into()), vec![(uri, problems)])
+            }
+            lens::COVERAGE if b.kind == Kind::Script => {
+                let Some(variant) = self.project.variant_of(&b.path) else {
+                    return (invalid("no variant uses this script".into()), Vec::new());
+                };
+                let rules = self.project.rules_dir.clone();
+                let specs = self.project.specs_dir.clone();
+                match lens::coverage(&rules, &variant.name, &specs) {
+                    Ok(report) => {
+                        let value = serde_json::json!({
+                            "variant": variant.name,
+                            "scenarios": report.scenarios,
+                            "lines": { "hit": report.lines.hit, "found": report.lines.found },
+                        });
+                        self.coverage.insert(variant.name.clone(), report);
+                        (Ok(value), Vec::new())
+                    }
+                    Err(e) => (invalid(e), Vec::new()),
+                }
+            }
+            other => (
+                invalid(format!("`{other}` is not a command for this document")),
+                Vec::new(),
+            ),
+        }
+    }
+}
+
+/// The protocol's location of a target.
+fn location(target: &Target) -> Option<Location> {
+    Some(Location {
+        uri: position::uri_of(&target.path)?,
+        range: position::range(&target.text, target.start, target.end),
+    })
 }
 
 /// A request's parameters, or the error response for them.
@@ -274,15 +519,4 @@ fn params<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, Respons
 
 fn json<T: serde::Serialize>(value: T) -> serde_json::Value {
     serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
-}
-
-fn publish(uri: &Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
-    Notification::new(
-        PublishDiagnostics::METHOD.to_string(),
-        PublishDiagnosticsParams {
-            uri: uri.clone(),
-            diagnostics,
-            version: None,
-        },
-    )
 }

@@ -104,6 +104,89 @@ impl Client {
     }
 }
 
+/// The labels of a completion answer.
+fn labels(items: &Value) -> Vec<String> {
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+impl Client {
+    /// Start and initialize a server, as an editor does.
+    fn initialized() -> Client {
+        let mut client = Client::start();
+        let init = client.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {}}),
+        );
+        assert_eq!(init["capabilities"]["hoverProvider"], true, "{init}");
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text}]}),
+        );
+    }
+
+    /// A request at the position of `needle` (plus `plus` bytes) in `text`.
+    fn at(&mut self, method: &str, uri: &str, text: &str, needle: &str, plus: usize) -> Value {
+        let mut params = json!({"textDocument": {"uri": uri}, "position": at(text, needle, plus)});
+        if method == "textDocument/references" {
+            params["context"] = json!({"includeDeclaration": true});
+        }
+        self.request(method, params)
+    }
+
+    /// Every diagnostics notification the last change made, by document (the latest of each):
+    /// those sent before the answer to a request sent after it, since the server answers in
+    /// order.
+    fn diagnostics_until(
+        &mut self,
+        _changed: &str,
+    ) -> std::collections::BTreeMap<String, Vec<Value>> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.write(json!({"jsonrpc": "2.0", "id": id, "method": "deckspec/settle", "params": {}}));
+        let mut out = std::collections::BTreeMap::new();
+        loop {
+            let m = self.receive();
+            if m["id"] == id {
+                return out;
+            }
+            if m["method"] == "textDocument/publishDiagnostics" {
+                let uri = m["params"]["uri"].as_str().unwrap().to_string();
+                out.insert(uri, m["params"]["diagnostics"].as_array().unwrap().clone());
+            }
+        }
+    }
+
+    fn stop(mut self) {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+    }
+}
+
+/// The `file:` address of a file of the checkout.
+fn file_uri(relative: &str) -> String {
+    let root = std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).unwrap();
+    format!("file://{}/{relative}", root.display())
+}
+
 const SCENARIO: &str = "@cambia
 Feature: Drawing
 
@@ -292,4 +375,359 @@ vim.cmd("qa!")
             && shown.contains("did you mean `draw_stockpile`?"),
         "{shown}"
     );
+}
+
+/// A phase renamed in `variant.yaml`, unsaved: the scripts and the scenario files that still use
+/// the old name (on disk, not open) are flagged where they use it, and cleared when the name is
+/// back.
+#[test]
+fn a_phase_renamed_in_variant_yaml_flags_the_scripts_and_scenarios_that_use_it() {
+    let mut client = Client::initialized();
+    let yaml_uri = file_uri("rules/cambia/variant.yaml");
+    let yaml = std::fs::read_to_string("rules/cambia/variant.yaml").unwrap();
+    client.open(&yaml_uri, &yaml);
+    // Opening it unchanged: nothing is wrong, the buffer is cleared.
+    let clean = client.diagnostics_until(&yaml_uri);
+    assert!(clean.values().all(Vec::is_empty), "{clean:?}");
+
+    let renamed = yaml.replace("awaiting_discard", "awaiting_choice");
+    client.change(&yaml_uri, &renamed);
+    let found = client.diagnostics_until(&yaml_uri);
+    let script = &found[&file_uri("rules/cambia/cambia.rhai")];
+    assert!(!script.is_empty(), "{found:?}");
+    let text = std::fs::read_to_string("rules/cambia/cambia.rhai").unwrap();
+    for d in script {
+        let message = d["message"].as_str().unwrap();
+        assert!(
+            message.contains("`awaiting_discard` is not a phase of cambia"),
+            "{message}"
+        );
+        let line = d["range"]["start"]["line"].as_u64().unwrap() as usize;
+        assert!(
+            text.lines()
+                .nth(line)
+                .unwrap()
+                .contains("\"awaiting_discard\"")
+        );
+    }
+    let drawing = &found[&file_uri("spec-tests/cambia/drawing.feature")];
+    assert!(
+        drawing.iter().any(|d| d["message"]
+            .as_str()
+            .unwrap()
+            .contains("`awaiting_discard` is not a phase of cambia")),
+        "{drawing:?}"
+    );
+    assert!(found[&yaml_uri].is_empty(), "{found:?}");
+
+    // The name back: every file that had problems is cleared.
+    client.change(&yaml_uri, &yaml);
+    let cleared = client.diagnostics_until(&yaml_uri);
+    for uri in found.keys() {
+        assert_eq!(cleared.get(uri), Some(&Vec::new()), "{uri}");
+    }
+
+    // A YAML error is shown in variant.yaml, at its line.
+    let broken = yaml.replacen("description:", "descripton:", 1);
+    client.change(&yaml_uri, &broken);
+    let found = client.diagnostics_until(&yaml_uri);
+    let d = &found[&yaml_uri];
+    assert_eq!(d.len(), 1, "{found:?}");
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `description`"),
+        "{d:?}"
+    );
+    let line = d[0]["range"]["start"]["line"].as_u64().unwrap() as usize;
+    assert!(broken.lines().nth(line).unwrap().starts_with("descripton:"));
+    client.stop();
+}
+
+/// In a rule script: the game API completes after `game.`, a string argument completes with the
+/// names it must be, hover tells an API function and a name, definition jumps to a function and
+/// to a name's declaration in `variant.yaml`; a misspelt name is flagged as typed.
+#[test]
+fn an_editor_completes_hovers_and_jumps_in_a_rule_script() {
+    let mut client = Client::initialized();
+    let uri = file_uri("rules/cambia/cambia.rhai");
+    let text = std::fs::read_to_string("rules/cambia/cambia.rhai").unwrap();
+    client.open(&uri, &text);
+    client.diagnostics_until(&uri);
+
+    let typing = text.replacen(
+        "game.set_phase(\"awaiting_discard\")",
+        "game.set_phase(\"await\")",
+        1,
+    );
+    client.change(&uri, &typing);
+    let found = client.diagnostics_until(&uri);
+    let mine = &found[&uri];
+    assert_eq!(mine.len(), 1, "{mine:?}");
+    assert!(
+        mine[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`await` is not a phase of cambia")
+    );
+    let items = client.at(
+        "textDocument/completion",
+        &uri,
+        &typing,
+        "set_phase(\"await",
+        15,
+    );
+    let got = labels(&items);
+    assert!(
+        got.contains(&"awaiting_discard".to_string()) && got.contains(&"awaiting_draw".to_string()),
+        "{got:?}"
+    );
+    assert!(!got.contains(&"game_over".to_string()), "{got:?}");
+
+    let typing = typing.replacen("game.set_phase(\"await\")", "game.pile_s", 1);
+    client.change(&uri, &typing);
+    client.diagnostics_until(&uri);
+    let items = client.at("textDocument/completion", &uri, &typing, "game.pile_s", 11);
+    let item = &items.as_array().unwrap()[0];
+    assert_eq!(item["label"], "pile_size", "{items}");
+    assert_eq!(item["detail"], "game.pile_size(\"pile\")", "{items}");
+    client.change(&uri, &text);
+    client.diagnostics_until(&uri);
+
+    let hover = client.at("textDocument/hover", &uri, &text, "game.set_phase(", 6);
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.contains("game.set_phase(\"phase\")") && shown.contains("phases:"),
+        "{shown}"
+    );
+
+    // A call of a script function → its `fn`; a phase → its declaration in variant.yaml.
+    let call = text.find("restart_timer(game);").unwrap();
+    let target = client.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": at(&text, "restart_timer(game);", 3)}),
+    );
+    assert_eq!(target["uri"], uri.as_str(), "{target}");
+    let line = target["range"]["start"]["line"].as_u64().unwrap() as usize;
+    assert!(
+        text.lines()
+            .nth(line)
+            .unwrap()
+            .contains("fn restart_timer("),
+        "{target}"
+    );
+    assert!(line != text[..call].matches('\n').count());
+    let target = client.at(
+        "textDocument/definition",
+        &uri,
+        &text,
+        "set_phase(\"awaiting_discard\")",
+        13,
+    );
+    assert!(
+        target["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("rules/cambia/variant.yaml"),
+        "{target}"
+    );
+    let yaml = std::fs::read_to_string("rules/cambia/variant.yaml").unwrap();
+    let line = target["range"]["start"]["line"].as_u64().unwrap() as usize;
+    assert!(
+        yaml.lines().nth(line).unwrap().contains("awaiting_discard"),
+        "{target}"
+    );
+    client.stop();
+}
+
+/// In `variant.yaml`, keys complete by where the cursor is; in a scenario, step forms, players,
+/// cards, events and phases complete; a rule's scenarios are its references; scenarios run from
+/// their lens and show how they ended; tokens and formatting answer.
+#[test]
+fn an_editor_completes_yaml_and_scenarios_finds_references_and_runs_a_scenario() {
+    let mut client = Client::initialized();
+    let yaml_uri = file_uri("rules/cambia/variant.yaml");
+    let yaml = std::fs::read_to_string("rules/cambia/variant.yaml").unwrap();
+    let typing = yaml.replacen("actions:\n", "actions:\n  peek:\n    rev\n", 1);
+    client.open(&yaml_uri, &typing);
+    client.diagnostics_until(&yaml_uri);
+    let items = client.at(
+        "textDocument/completion",
+        &yaml_uri,
+        &typing,
+        "    rev\n",
+        7,
+    );
+    assert_eq!(labels(&items), ["reveals"]);
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": yaml_uri}}),
+    );
+
+    let uri = file_uri("spec-tests/cambia/typed.feature");
+    let text = SCENARIO
+        .replace("drw_stockpile", "draw_stockpile")
+        .replace("ann, bob\n", "ann, bob\n    And it is ann's turn\n");
+    client.open(&uri, &text);
+    client.diagnostics(&uri);
+    for (typed, expected, not) in [
+        ("    When a", "ann", "bob"),
+        (
+            "    Then the phase is awaiting_d",
+            "awaiting_draw",
+            "game_over",
+        ),
+        (
+            "    Then everyone sees player_dr",
+            "player_draw_stockpile",
+            "game_end",
+        ),
+        ("    Given ann holds 7S, K", "KH", "7S"),
+        (
+            "    When ",
+            "<player> does <action> [<args>]",
+            "the seed is <n>",
+        ),
+        ("    Given the house rule hand_", "hand_size", "use_jokers"),
+    ] {
+        let buffer = format!("{text}{typed}");
+        client.change(&uri, &buffer);
+        client.diagnostics(&uri);
+        let got = labels(&client.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": at(&buffer, typed, typed.len())}),
+        ));
+        assert!(got.contains(&expected.to_string()), "{typed}: {got:?}");
+        assert!(!got.contains(&not.to_string()), "{typed}: {got:?}");
+    }
+    client.change(&uri, &text);
+    client.diagnostics(&uri);
+
+    // Hover over a phase and an event.
+    let hover = client.at("textDocument/hover", &uri, &text, "awaiting_discard", 3);
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("a phase of cambia"),
+        "{hover}"
+    );
+
+    // A rule's references: every scenario citing it, from the tag and from the rulebook.
+    let refs = client.at(
+        "textDocument/references",
+        &uri,
+        &text,
+        "@rule:CAM-DRAW-1",
+        8,
+    );
+    let cited: Vec<&str> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap())
+        .collect();
+    assert!(cited.contains(&uri.as_str()), "{cited:?}");
+    let bundled = std::fs::read_dir("spec-tests/cambia")
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            std::fs::read_to_string(e.path())
+                .unwrap()
+                .contains("@rule:CAM-DRAW-1\n")
+        })
+        .count();
+    assert!(bundled > 0 && cited.len() > bundled, "{cited:?}");
+    let book_uri = file_uri("rules/cambia/rulebook.yaml");
+    let book = std::fs::read_to_string("rules/cambia/rulebook.yaml").unwrap();
+    client.open(&book_uri, &book);
+    client.diagnostics_until(&book_uri);
+    let from_book = client.at(
+        "textDocument/references",
+        &book_uri,
+        &book,
+        "id: CAM-DRAW-1\n",
+        5,
+    );
+    assert_eq!(
+        from_book.as_array().unwrap().len(),
+        cited.len(),
+        "{from_book}"
+    );
+
+    // Semantic tokens and formatting answer for the scenario.
+    let tokens = client.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(tokens["data"].as_array().unwrap().len() > 20, "{tokens}");
+    let messy = text.replace("    Then", "        Then");
+    client.change(&uri, &messy);
+    client.diagnostics(&uri);
+    let edits = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    assert_eq!(edits[0]["newText"], text.as_str(), "{edits}");
+
+    // Run the scenario from its lens: it passes; broken, it fails on its step with what was
+    // expected and found.
+    client.change(&uri, &text);
+    client.diagnostics(&uri);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let scenario = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["range"]["start"]["line"] == 4)
+        .unwrap();
+    assert_eq!(scenario["command"]["title"], "▶ run scenario", "{lenses}");
+    let run = |client: &mut Client| {
+        client.request("workspace/executeCommand", json!({"command": scenario["command"]["command"], "arguments": scenario["command"]["arguments"]}))
+    };
+    let outcome = run(&mut client);
+    assert_eq!(outcome["4"], "✔ passed", "{outcome}");
+    let wrong = text.replace(
+        "Then the phase is awaiting_discard",
+        "Then the phase is awaiting_draw",
+    );
+    client.change(&uri, &wrong);
+    client.diagnostics(&uri);
+    let outcome = run(&mut client);
+    assert!(
+        outcome["4"].as_str().unwrap().starts_with("✘ failed"),
+        "{outcome}"
+    );
+    let failed = client.diagnostics(&uri);
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0]["range"]["start"]["line"], 8, "{failed:?}");
+    assert!(
+        failed[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("awaiting_discard"),
+        "{failed:?}"
+    );
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let title = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["range"]["start"]["line"] == 4)
+        .unwrap()["command"]["title"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        title.starts_with("✘ failed") && title.ends_with("run scenario again"),
+        "{title}"
+    );
+    client.stop();
 }

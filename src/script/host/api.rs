@@ -598,88 +598,23 @@ pub(crate) fn refusal<T>(msg: String) -> R<T> {
     )))
 }
 
-/// Every function of the game API with how it is called (as `rules/README.md` documents it), for
-/// did-you-mean and "takes …" messages when a script calls one wrongly.
-pub const API: &[(&str, &str)] = &[
-    ("players", "game.players"),
-    ("player_count", "game.player_count"),
-    ("current", "game.current"),
-    ("set_current", "game.set_current(player)"),
-    ("next_player", "game.next_player(player)"),
-    ("player_at", "game.player_at(seat_number)"),
-    ("name", "game.name(player)"),
-    ("phase", "game.phase"),
-    ("set_phase", "game.set_phase(\"phase\")"),
-    ("turns_started", "game.turns_started"),
-    ("begin_turns", "game.begin_turns()"),
-    ("hand", "game.hand(player)"),
-    ("cards_in_hand", "game.cards_in_hand(player)"),
-    ("hand_count", "game.hand_count(player)"),
-    ("slot_count", "game.slot_count(player)"),
-    ("card_at", "game.card_at(player, slot)"),
-    ("owner", "game.owner(card)"),
-    ("slot_of", "game.slot_of(card)"),
-    ("pile_of", "game.pile_of(card)"),
-    ("card_arg", "game.card_arg(player, arg)"),
-    ("located", "game.located(card)"),
-    ("holds", "game.holds(player, card)"),
-    ("top", "game.top(\"pile\")"),
-    ("pile_size", "game.pile_size(\"pile\")"),
-    ("pile", "game.pile(\"pile\")"),
-    ("to_pile", "game.to_pile(card, \"pile\")"),
-    ("under_pile", "game.under_pile(card, \"pile\")"),
-    ("to_slot", "game.to_slot(card, player, slot)"),
-    ("add_to_hand", "game.add_to_hand(card, player)"),
-    ("append_to_hand", "game.append_to_hand(card, player)"),
-    ("compact", "game.compact(player)"),
-    ("swap", "game.swap(card, card)"),
-    ("deal", "game.deal(\"pile\", count)"),
-    ("shuffle", "game.shuffle(\"pile\")"),
-    ("recycle", "game.recycle(\"from\", \"to\", keep)"),
-    ("rank", "game.rank(card)"),
-    ("rank_number", "game.rank_number(card)"),
-    ("suit", "game.suit(card)"),
-    ("face", "game.face(card)"),
-    ("is_red", "game.is_red(card)"),
-    ("points", "game.points(card)"),
-    ("reveal", "game.reveal(card, player)"),
-    ("reveal_all", "game.reveal_all(card)"),
-    ("knows", "game.knows(player, card)"),
-    ("set_face_up", "game.set_face_up(card, true or false)"),
-    ("is_face_up", "game.is_face_up(card)"),
-    ("broadcast", "game.broadcast(\"event\", #{ … })"),
-    ("tell", "game.tell(player, \"event\", #{ … })"),
-    ("get", "game.get(\"variable\")"),
-    ("set", "game.set(\"variable\", value)"),
-    ("pget", "game.pget(player, \"variable\")"),
-    ("pset", "game.pset(player, \"variable\", value)"),
-    ("house", "game.house(\"rule\")"),
-    (
-        "set_timer",
-        "game.set_timer(\"timer\", seconds) or game.set_timer(\"timer\", seconds, player)",
-    ),
-    ("cancel_timer", "game.cancel_timer(\"timer\")"),
-    ("clock", "game.clock"),
-    ("random", "game.random(n)"),
-    ("end", "game.end([winners], \"reason\")"),
-    ("is_over", "game.is_over"),
-    ("refuse", "refuse(\"reason\")"),
-];
-
 /// Rhai's "Function not found: name (types…)" for a call on the game, said for designers: the
 /// way to call an API function given the wrong arguments, or the closest API name to a typo.
 pub fn explain_missing(signature: &str) -> Option<String> {
     let (name, types) = signature.split_once(" (")?;
     let types = types.trim_end_matches(')');
-    if let Some((_, usage)) = API.iter().find(|(n, _)| *n == name) {
-        return Some(format!("`{name}` is called as {usage}, not with ({types})"));
+    if let Some(f) = super::reference::api_fn(name) {
+        return Some(format!(
+            "`{name}` is called as {}, not with ({types})",
+            f.usage
+        ));
     }
     // Only calls on the game (first argument `Game`) are the API's to explain.
     if !types.starts_with("Game") {
         return None;
     }
-    let close = crate::suggest::did_you_mean(name, API.iter().map(|(n, _)| *n))?;
-    let usage = API.iter().find(|(n, _)| *n == close).map_or("", |(_, u)| u);
+    let close = crate::suggest::did_you_mean(name, super::reference::API.iter().map(|f| f.name))?;
+    let usage = super::reference::api_fn(close).map_or("", |f| f.usage);
     Some(format!(
         "`{name}` is not a function of the game: did you mean `{close}` ({usage})?"
     ))

@@ -10,6 +10,7 @@ pub mod files;
 pub(crate) mod items;
 pub(crate) mod names;
 pub(crate) mod natives;
+pub mod reference;
 pub(crate) mod resolver;
 pub mod tokens;
 pub(crate) mod view;

@@ -8,7 +8,7 @@ use super::super::host::error::SourceDiagnostic;
 use super::super::host::natives::Native;
 use crate::kernel::Table;
 use rhai::{AST, ASTNode, Engine, Expr, Position, Stmt};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 
 /// Functions Rhai provides as keywords rather than as registered functions.
@@ -184,6 +184,43 @@ pub(super) fn unknown_literal_names(
             )
         })
         .collect()
+}
+
+/// The fields each event's payload is written with: for every call of `broadcast` or `tell` that
+/// names its event as a literal and writes its payload as a map literal, the map's keys. A
+/// payload the script builds elsewhere is not seen.
+pub(crate) fn event_fields<'a>(
+    asts: impl IntoIterator<Item = &'a AST>,
+) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for ast in asts {
+        ast.walk(&mut |nodes: &[ASTNode]| {
+            let Some(ASTNode::Expr(Expr::MethodCall(call, _))) = nodes.last() else {
+                return true;
+            };
+            // `game.broadcast("e", #{…})`, `game.tell(p, "e", #{…})`: the arguments after the
+            // receiver.
+            let (event, payload) = match (call.name.as_str(), &call.args[..]) {
+                ("broadcast", [e, p]) | ("tell", [_, e, p]) => (e, p),
+                _ => return true,
+            };
+            let Expr::StringConstant(event, _) = event else {
+                return true;
+            };
+            let fields = out.entry(event.to_string()).or_default();
+            match payload {
+                Expr::Map(map, _) => fields.extend(map.0.iter().map(|(k, _)| k.name.to_string())),
+                Expr::DynamicConstant(value, _) => {
+                    if let Some(map) = value.read_lock::<rhai::Map>() {
+                        fields.extend(map.keys().map(|k| k.to_string()));
+                    }
+                }
+                _ => {}
+            }
+            true
+        });
+    }
+    out
 }
 
 /// What a script is told when it changes a constant's property or item.

@@ -319,6 +319,9 @@ impl Variant {
         );
         // Only inherited functions need their file: the others are in the entry script.
         fn_files.retain(|_, file| *file != entry);
+        let event_fields = super::super::sources::lint::event_fields(
+            std::iter::once(&ast).chain(module_asts.iter().map(|m| &m.ast)),
+        );
         let rule_calls = super::super::sources::lint::called_names(
             std::iter::once(&ast).chain(module_asts.iter().map(|m| &m.ast)),
         );
@@ -463,6 +466,7 @@ impl Variant {
             prove_unplayed: file.prove_unplayed.clone().into_iter().collect(),
             fn_files,
             unknown_calls,
+            event_fields,
             rule_calls,
             sources,
             // Each action's hook and its compiled function, found once.

@@ -5,6 +5,7 @@
 #[cfg(test)]
 mod bot_tests;
 pub mod config;
+pub mod describe;
 mod load;
 pub mod rulebook;
 
@@ -70,6 +71,9 @@ pub struct Variant {
     fn_files: HashMap<String, String>,
     /// Calls of functions that exist nowhere, in the rule scripts and modules (`deckspec check`).
     pub unknown_calls: Vec<SourceDiagnostic>,
+    /// The fields the rule scripts write in each event's payload, by event (where the call names
+    /// the event and writes the payload as a map literal).
+    pub event_fields: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
     /// The names the rule scripts and modules call, or write as text (`rules_may_call`).
     rule_calls: HashSet<String>,
     /// Script sources by the name Rhai reports them under, for diagnostics.

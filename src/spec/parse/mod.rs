@@ -28,6 +28,7 @@ mod outline;
 mod step;
 mod structure;
 mod suggest;
+pub use suggest::step_forms;
 #[cfg(test)]
 mod tests;
 mod values;

@@ -32,6 +32,15 @@ const fn template(
     }
 }
 
+/// Every step form written with `kind`, as the grammar's README writes it (`<player> holds <card>,
+/// <card>, …`), for an editor's completion.
+pub fn step_forms(kind: StepKind) -> impl Iterator<Item = &'static str> {
+    TEMPLATES
+        .iter()
+        .filter(move |t| t.kinds.contains(&kind))
+        .map(|t| t.text)
+}
+
 /// Every step form, for "did you mean". Ties go to the earlier form.
 const TEMPLATES: &[Template] = &[
     template(
