@@ -161,6 +161,10 @@ pub fn serve(connection: &Connection, rules_dir: &Path, specs_dir: &Path) -> Res
             Message::Notification(note) => {
                 let publish = server.notification(note);
                 server.publish(connection, publish)?;
+                if server.project.take_scenarios_due() {
+                    let publish = server.project.check_scenarios();
+                    server.publish(connection, publish)?;
+                }
             }
             Message::Response(_) => {}
         }

@@ -72,6 +72,10 @@ pub struct Project {
     pub provider: ScriptProvider,
     /// The documents last published with problems (to clear when they have none).
     published: BTreeSet<String>,
+    /// Whether the scenario files are to be checked again (`take_scenarios_due`).
+    scenarios_due: bool,
+    /// The rules buffer whose change is being checked.
+    changed: Option<String>,
 }
 
 impl Project {
@@ -84,6 +88,8 @@ impl Project {
             buffers: BTreeMap::new(),
             provider: ScriptProvider::new(rules_dir),
             published: BTreeSet::new(),
+            scenarios_due: false,
+            changed: None,
         }
     }
 
@@ -111,11 +117,19 @@ impl Project {
         self.buffers
             .insert(uri.as_str().to_string(), Buffer { path, text, kind });
         if kind == Kind::Feature {
-            return vec![(uri.clone(), self.feature_diagnostics(uri))];
+            let diagnostics = self.feature_diagnostics(uri);
+            if diagnostics.is_empty() {
+                self.published.remove(uri.as_str());
+            } else {
+                self.published.insert(uri.as_str().to_string());
+            }
+            return vec![(uri.clone(), diagnostics)];
         }
         if rules {
             self.reload();
-            return self.check_all();
+            self.scenarios_due = true;
+            self.changed = Some(uri.as_str().to_string());
+            return self.check_rules();
         }
         Vec::new()
     }
@@ -128,13 +142,15 @@ impl Project {
         if buffer.kind != Kind::Feature && self.is_rules_file(&buffer.path) {
             self.reload();
         }
-        self.check_all()
+        self.scenarios_due = true;
+        self.check_rules()
     }
 
     /// A file saved (or changed on disk): the variants loaded again, the project checked.
     pub fn saved(&mut self) -> Publish {
         self.reload();
-        self.check_all()
+        self.scenarios_due = true;
+        self.check_rules()
     }
 
     /// Load the variants again, through the open rules buffers.
@@ -163,6 +179,19 @@ impl Project {
     /// Every problem of the project: each variant's rule files, each scenario file (an open
     /// buffer's text, else the file's); what had problems and has none now is cleared.
     pub fn check_all(&mut self) -> Publish {
+        let mut out = self.check_rules();
+        out.extend(self.check_scenarios());
+        out
+    }
+
+    /// Whether a rules change has left the scenario files to check again (`check_scenarios`):
+    /// the rules' own diagnostics go out first, so that the edited file's arrive at once.
+    pub fn take_scenarios_due(&mut self) -> bool {
+        std::mem::take(&mut self.scenarios_due)
+    }
+
+    /// The problems of every variant's rule files.
+    pub fn check_rules(&mut self) -> Publish {
         let mut found: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
         for (path, diagnostic) in self.rules_problems() {
             let list = found.entry(path).or_default();
@@ -170,12 +199,28 @@ impl Project {
                 list.push(diagnostic);
             }
         }
+        self.settle(found, |uri| !uri.ends_with(".feature"))
+    }
+
+    /// The problems of every scenario file.
+    pub fn check_scenarios(&mut self) -> Publish {
+        let mut found: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
         for (path, text) in self.scenario_sources() {
             let diagnostics = feature::diagnostics(&text, &self.provider);
             if !diagnostics.is_empty() {
-                found.entry(path).or_default().extend(diagnostics);
+                found.insert(path, diagnostics);
             }
         }
+        self.settle(found, |uri| uri.ends_with(".feature"))
+    }
+
+    /// What to publish for the files of one kind (`mine`): those with problems, and those
+    /// published with problems before that have none now (cleared).
+    fn settle(
+        &mut self,
+        found: BTreeMap<PathBuf, Vec<Diagnostic>>,
+        mine: impl Fn(&str) -> bool,
+    ) -> Publish {
         let mut out: Publish = Vec::new();
         let mut now = BTreeSet::new();
         for (path, diagnostics) in found {
@@ -184,12 +229,13 @@ impl Project {
                 out.push((uri, diagnostics));
             }
         }
-        // Open buffers with no problems, and files whose problems are gone: cleared.
+        // The buffer just changed is always answered, so that the editor knows it was checked.
+        let changed = self.changed.take();
         let clear: BTreeSet<String> = self
             .published
             .iter()
-            .chain(self.buffers.keys())
-            .filter(|u| !now.contains(*u))
+            .chain(changed.iter())
+            .filter(|u| mine(u) && !now.contains(*u))
             .cloned()
             .collect();
         out.extend(
@@ -198,7 +244,8 @@ impl Project {
                 .filter_map(|u| Uri::from_str(u).ok())
                 .map(|u| (u, Vec::new())),
         );
-        self.published = now;
+        self.published.retain(|u| !mine(u));
+        self.published.extend(now);
         out
     }
 
