@@ -314,11 +314,70 @@ fn an_editor_sees_problems_completes_hovers_and_jumps_in_a_scenario() {
     assert!(status.success(), "{status}");
 }
 
+/// What headless Neovim does with deckspec's server, as a person would: the misspelt action's
+/// diagnostic and suggestion, the action completed, the rule tag hovered, the jump from the action
+/// to its hook, the rule's scenarios as references, and a phase renamed in `variant.yaml`
+/// (unsaved) flagging Cambia's script and scenario files. Each result is a line of the file the
+/// script writes.
+const NEOVIM_SCRIPT: &str = r#"
+local out = {}
+local function say(line) table.insert(out, line) end
+local function request(method, params)
+  local answers = vim.lsp.buf_request_sync(0, method, params, 20000) or {}
+  for _, a in pairs(answers) do if a.result then return a.result end end
+  return nil
+end
+local function at(row, col)
+  vim.api.nvim_win_set_cursor(0, { row, col })
+  return vim.lsp.util.make_position_params()
+end
+vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+for _, d in ipairs(vim.diagnostic.get(0)) do say("diagnostic " .. (d.lnum + 1) .. ": " .. d.message:gsub("\n", " ")) end
+
+-- Type the action anew, then complete it (the cursor stops on the last character: `does d`).
+vim.api.nvim_buf_set_lines(0, 6, 7, false, { "    When ann does dr" })
+vim.wait(300)
+local items = request("textDocument/completion", at(7, 20)) or {}
+local labels = {}
+for _, i in ipairs(items.items or items) do table.insert(labels, i.label) end
+table.sort(labels)
+say("completion: " .. table.concat(labels, ","))
+vim.api.nvim_buf_set_lines(0, 6, 7, false, { "    When ann does draw_stockpile" })
+vim.wait(300)
+
+local hover = request("textDocument/hover", at(4, 8))
+say("hover: " .. ((hover and hover.contents.value or ""):gsub("\n", " ")))
+local def = request("textDocument/definition", at(7, 20))
+if def and def[1] then def = def[1] end
+say("definition: " .. (def and (def.uri .. ":" .. def.range.start.line) or "none"))
+local where = at(4, 8)
+where.context = { includeDeclaration = true }
+local refs = request("textDocument/references", where) or {}
+say("references: " .. #refs)
+
+-- Rename a phase in variant.yaml without saving it.
+vim.cmd("edit rules/cambia/variant.yaml")
+local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+for i, l in ipairs(lines) do lines[i] = l:gsub("awaiting_discard", "awaiting_choice") end
+vim.api.nvim_buf_set_lines(0, 0, -1, false, lines)
+local function flagged(suffix)
+  local n = 0
+  for _, d in ipairs(vim.diagnostic.get()) do
+    if vim.api.nvim_buf_get_name(d.bufnr):sub(-#suffix) == suffix and d.message:find("awaiting_discard", 1, true) then n = n + 1 end
+  end
+  return n
+end
+vim.wait(20000, function() return flagged("drawing.feature") > 0 end, 50)
+say("renamed: cambia.rhai " .. flagged("cambia.rhai") .. ", drawing.feature " .. flagged("drawing.feature"))
+vim.fn.writefile(out, vim.env.DECKSPEC_NVIM_OUT)
+vim.cmd("qa!")
+"#;
+
 /// Headless Neovim (Debian's `neovim`, 0.7) with its built-in client starting `deckspec lsp` as
-/// README says: a scenario with a misspelt action gets the diagnostic and its suggestion. CI
-/// installs neovim and sets `DECKSPEC_REQUIRE_NVIM=1`; elsewhere the test is skipped, saying so.
+/// README says, driven through `NEOVIM_SCRIPT`. CI installs neovim and sets
+/// `DECKSPEC_REQUIRE_NVIM=1`; elsewhere the test is skipped, saying so.
 #[test]
-fn neovim_shows_the_diagnostic_of_a_misspelt_action() {
+fn neovim_shows_problems_completes_hovers_jumps_and_flags_a_renamed_phase() {
     if Command::new("nvim").arg("--version").output().is_err() {
         assert!(
             std::env::var_os("DECKSPEC_REQUIRE_NVIM").is_none(),
@@ -329,33 +388,23 @@ fn neovim_shows_the_diagnostic_of_a_misspelt_action() {
     }
     let dir = tempfile::tempdir().expect("a scratch folder");
     let init = dir.path().join("init.lua");
+    // README's snippet, with the program just built.
     std::fs::write(
         &init,
         format!(
-            r#"vim.api.nvim_create_autocmd("FileType", {{ pattern = "cucumber", callback = function()
-  local id = vim.lsp.start_client({{ name = "deckspec", cmd = {{ "{}", "lsp" }}, root_dir = vim.fn.getcwd() }})
-  vim.lsp.buf_attach_client(0, id)
+            r#"local deckspec
+vim.api.nvim_create_autocmd("FileType", {{ pattern = {{ "cucumber", "rhai", "yaml" }}, callback = function()
+  deckspec = deckspec or vim.lsp.start_client({{ name = "deckspec", cmd = {{ "{}", "lsp" }}, root_dir = vim.fn.getcwd() }})
+  vim.lsp.buf_attach_client(0, deckspec)
 end }})
 "#,
             env!("CARGO_BIN_EXE_deckspec")
         ),
     )
     .unwrap();
-    let found = dir.path().join("diagnostics.txt");
+    let found = dir.path().join("results.txt");
     let run = dir.path().join("run.lua");
-    std::fs::write(
-        &run,
-        format!(
-            r#"vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end, 50)
-local out = {{}}
-for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(out, (d.lnum + 1) .. ": " .. d.message) end
-vim.fn.writefile(out, "{}")
-vim.cmd("qa!")
-"#,
-            found.display()
-        ),
-    )
-    .unwrap();
+    std::fs::write(&run, NEOVIM_SCRIPT).unwrap();
     let scenario = dir.path().join("typo.feature");
     std::fs::write(&scenario, SCENARIO).unwrap();
     let status = Command::new("nvim")
@@ -364,15 +413,60 @@ vim.cmd("qa!")
         .arg(&scenario)
         .arg("-c")
         .arg(format!("luafile {}", run.display()))
+        .env("DECKSPEC_NVIM_OUT", &found)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
         .status()
         .expect("nvim runs");
     assert!(status.success(), "{status}");
     let shown = std::fs::read_to_string(&found).unwrap_or_default();
+    let line = |prefix: &str| {
+        shown
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no `{prefix}` in:\n{shown}"))
+            .to_string()
+    };
+    let diagnostic = line("diagnostic 7: ");
     assert!(
-        shown.starts_with("7: `drw_stockpile` is not an action of cambia")
-            && shown.contains("did you mean `draw_stockpile`?"),
+        diagnostic.contains("`drw_stockpile` is not an action of cambia")
+            && diagnostic.contains("did you mean `draw_stockpile`?"),
+        "{shown}"
+    );
+    assert_eq!(
+        line("completion: "),
+        "completion: discard,draw_discardpile,draw_stockpile",
+        "{shown}"
+    );
+    assert!(
+        line("hover: ").contains("draw_stockpile takes the top card"),
+        "{shown}"
+    );
+    let definition = line("definition: ");
+    let hook = std::fs::read_to_string("rules/cambia/cambia.rhai")
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("fn on_draw_stockpile("))
+        .unwrap();
+    assert!(
+        definition.contains("rules/cambia/cambia.rhai:")
+            && definition.ends_with(&format!(":{hook}")),
+        "{shown}"
+    );
+    let references: usize = line("references: ")["references: ".len()..]
+        .parse()
+        .unwrap();
+    assert!(references > 1, "{shown}");
+    let renamed = line("renamed: ");
+    let count = |file: &str| -> usize {
+        renamed
+            .split(", ")
+            .find_map(|p| p.trim_start_matches("renamed: ").strip_prefix(file))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    assert!(
+        count("cambia.rhai") > 0 && count("drawing.feature") > 0,
         "{shown}"
     );
 }
