@@ -1,7 +1,8 @@
 //! Code lenses and the commands behind them: above each scenario and feature a command that runs
 //! it and then shows how it ended (a failure is also a diagnostic on its step, with what was
 //! expected and found); above each function of a script how often the scenarios call it and how
-//! many of its lines they run, from a coverage run the user asks for.
+//! many of its lines they run, from a coverage run the user asks for, and the mutants no scenario
+//! notices, as hints where they are, from a mutation run.
 
 use super::position::range;
 use crate::coverage::CoverageReport;
@@ -18,6 +19,9 @@ pub const RUN: &str = "deckspec.runScenario";
 /// The command that measures which lines of a variant's scripts its scenarios run: argument a
 /// script's address.
 pub const COVERAGE: &str = "deckspec.coverage";
+/// The command that makes the mutants of a variant's scripts and runs its scenarios on each: the
+/// mutants no scenario notices become hints where they are. Argument a script's address.
+pub const MUTANTS: &str = "deckspec.mutants";
 
 /// How the scenarios of a file ended when last run: by the 0-based line of their `Scenario:`,
 /// and the failures as diagnostics.
@@ -175,7 +179,12 @@ fn diagnostic(
 
 /// The lenses of a script: how often the scenarios call each function and how many of its lines
 /// they run (from `report`, a coverage run of its variant), or a command to measure it.
-pub fn script_lenses(uri: &Uri, path: &Path, report: Option<&CoverageReport>) -> Vec<CodeLens> {
+pub fn script_lenses(
+    uri: &Uri,
+    path: &Path,
+    report: Option<&CoverageReport>,
+    mutants: Option<&MutantsRun>,
+) -> Vec<CodeLens> {
     let lens = |line: u32, title: String, command: &str| CodeLens {
         range: Range::new(
             lsp_types::Position::new(line, 0),
@@ -188,19 +197,41 @@ pub fn script_lenses(uri: &Uri, path: &Path, report: Option<&CoverageReport>) ->
         }),
         data: None,
     };
+    let mutation = match mutants {
+        None => lens(0, "▶ find the mutants no scenario notices".into(), MUTANTS),
+        Some(run) => {
+            let here = run.survivors.iter().filter(|(p, _)| p == path).count();
+            lens(
+                0,
+                format!(
+                    "{here} surviving mutants here ({} in {} of {} mutants) · ▶ mutate again",
+                    run.survivors.len(),
+                    run.variant,
+                    run.generated
+                ),
+                MUTANTS,
+            )
+        }
+    };
     let Some(report) = report else {
-        return vec![lens(
-            0,
-            "▶ measure which lines the scenarios run".into(),
-            COVERAGE,
-        )];
+        return vec![
+            lens(
+                0,
+                "▶ measure which lines the scenarios run".into(),
+                COVERAGE,
+            ),
+            mutation,
+        ];
     };
     let Some(file) = report
         .files
         .iter()
         .find(|f| super::position::absolute(Path::new(&f.path)) == path)
     else {
-        return vec![lens(0, "no scenario runs this file".into(), COVERAGE)];
+        return vec![
+            lens(0, "no scenario runs this file".into(), COVERAGE),
+            mutation,
+        ];
     };
     let mut out = vec![lens(
         0,
@@ -213,6 +244,7 @@ pub fn script_lenses(uri: &Uri, path: &Path, report: Option<&CoverageReport>) ->
         ),
         COVERAGE,
     )];
+    out.push(mutation);
     for f in &file.functions {
         let title = if f.calls == 0 {
             "no scenario calls this".to_string()
@@ -240,6 +272,62 @@ pub fn coverage(
         &|_, _| {},
     )
     .map_err(|e| e.to_string())
+}
+
+/// A variant's mutation run as the editor shows it: each mutant no scenario noticed, as a hint at
+/// its file.
+pub struct MutantsRun {
+    /// The variant.
+    pub variant: String,
+    /// How many mutants were made.
+    pub generated: usize,
+    /// Each survivor's file (absolute) and hint.
+    pub survivors: Vec<(std::path::PathBuf, Diagnostic)>,
+}
+
+/// Mutate `variant`'s scripts and run its scenarios on each mutant (as `deckspec mutate`).
+pub fn mutants(rules_dir: &Path, variant: &str, specs_dir: &Path) -> Result<MutantsRun, String> {
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let report = crate::mutate::mutate_variant(
+        rules_dir,
+        variant,
+        &[specs_dir.to_path_buf()],
+        jobs,
+        &|_, _| {},
+    )
+    .map_err(|e| e.to_string())?;
+    let survivors = report
+        .mutants
+        .iter()
+        .filter(|m| matches!(m.outcome, crate::mutate::Outcome::Survived))
+        .filter_map(|m| {
+            let path = super::position::absolute(Path::new(&m.file));
+            let text = std::fs::read_to_string(&path).ok()?;
+            let mutation = &m.mutation;
+            let at = match &mutation.hook {
+                Some(hook) => format!(" in {hook}"),
+                None => String::new(),
+            };
+            let hint = Diagnostic {
+                range: range(&text, mutation.start, mutation.end),
+                severity: Some(DiagnosticSeverity::HINT),
+                source: Some("deckspec mutate".into()),
+                message: format!(
+                    "a mutant survives{at}: `{}` → `{}` ({}), and every scenario still passes",
+                    mutation.original,
+                    mutation.replacement,
+                    mutation.kind.describe()
+                ),
+                ..Diagnostic::default()
+            };
+            Some((path, hint))
+        })
+        .collect();
+    Ok(MutantsRun {
+        variant: variant.to_string(),
+        generated: report.generated,
+        survivors,
+    })
 }
 
 #[cfg(test)]

@@ -54,6 +54,8 @@ struct Server {
     runs: HashMap<String, lens::RunResults>,
     /// Each variant's coverage, as last measured, until the rules change.
     coverage: HashMap<String, crate::coverage::CoverageReport>,
+    /// Each variant's surviving mutants, as last found, until the rules change.
+    mutants: HashMap<String, lens::MutantsRun>,
     /// Whether the client can be asked to fetch its code lenses again.
     lens_refresh: bool,
     next_request: i32,
@@ -101,7 +103,11 @@ fn capabilities() -> ServerCapabilities {
             resolve_provider: Some(false),
         }),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![lens::RUN.into(), lens::COVERAGE.into()],
+            commands: vec![
+                lens::RUN.into(),
+                lens::COVERAGE.into(),
+                lens::MUTANTS.into(),
+            ],
             ..ExecuteCommandOptions::default()
         }),
         ..ServerCapabilities::default()
@@ -127,6 +133,7 @@ pub fn serve(connection: &Connection, rules_dir: &Path, specs_dir: &Path) -> Res
         project: Project::new(rules_dir, specs_dir),
         runs: HashMap::new(),
         coverage: HashMap::new(),
+        mutants: HashMap::new(),
         lens_refresh,
         next_request: 0,
         pending: Vec::new(),
@@ -239,6 +246,14 @@ impl Server {
             if let Some(run) = self.runs.get(uri.as_str()) {
                 diagnostics.extend(run.diagnostics.iter().cloned());
             }
+            let path = position::path_of(&uri);
+            for run in self.mutants.values() {
+                let hints = run
+                    .survivors
+                    .iter()
+                    .filter(|(p, _)| Some(p) == path.as_ref());
+                diagnostics.extend(hints.map(|(_, d)| d.clone()));
+            }
             let note = Notification::new(
                 PublishDiagnostics::METHOD.to_string(),
                 PublishDiagnosticsParams {
@@ -286,7 +301,9 @@ impl Server {
             }
             DidSaveTextDocument::METHOD => {
                 self.coverage.clear();
-                self.project.saved()
+                let mut publish = self.forget_mutants();
+                publish.extend(self.project.saved());
+                publish
             }
             _ => Vec::new(),
         }
@@ -294,15 +311,33 @@ impl Server {
 
     fn changed(&mut self, uri: &Uri, text: String) -> Publish {
         self.runs.remove(uri.as_str());
-        let publish = self.project.set_buffer(uri, text);
-        if self
-            .project
-            .buffer(uri)
-            .is_some_and(|b| b.kind != Kind::Feature)
-        {
+        let rules =
+            position::path_of(uri).is_some_and(|p| !p.extension().is_some_and(|e| e == "feature"));
+        // A rules change moves the lines that coverage and the mutants were found at.
+        let mut publish = Vec::new();
+        if rules {
             self.coverage.clear();
+            publish = self.forget_mutants();
         }
+        publish.extend(self.project.set_buffer(uri, text));
         publish
+    }
+
+    /// Forget the surviving mutants; the files that showed them are cleared (their problems
+    /// are published again after).
+    fn forget_mutants(&mut self) -> Publish {
+        let mut files: Vec<std::path::PathBuf> = self
+            .mutants
+            .drain()
+            .flat_map(|(_, run)| run.survivors.into_iter().map(|(p, _)| p))
+            .collect();
+        files.sort();
+        files.dedup();
+        files
+            .iter()
+            .filter_map(|p| position::uri_of(p))
+            .map(|u| (u, Vec::new()))
+            .collect()
     }
 
     fn hover(&self, uri: &Uri, at: lsp_types::Position) -> Option<Hover> {
@@ -428,6 +463,7 @@ impl Server {
                     uri,
                     &b.path,
                     self.coverage.get(&variant.name),
+                    self.mutants.get(&variant.name),
                 ))
             }
             _ => None,
@@ -490,6 +526,42 @@ impl Server {
                         });
                         self.coverage.insert(variant.name.clone(), report);
                         (Ok(value), Vec::new())
+                    }
+                    Err(e) => (invalid(e), Vec::new()),
+                }
+            }
+            lens::MUTANTS if b.kind == Kind::Script => {
+                let Some(variant) = self.project.variant_of(&b.path) else {
+                    return (invalid("no variant uses this script".into()), Vec::new());
+                };
+                let rules = self.project.rules_dir.clone();
+                let specs = self.project.specs_dir.clone();
+                match lens::mutants(&rules, &variant.name, &specs) {
+                    Ok(run) => {
+                        let value = serde_json::json!({
+                            "variant": variant.name,
+                            "generated": run.generated,
+                            "survived": run.survivors.len(),
+                        });
+                        // The files that showed hints and those that show them now: each
+                        // with its problems, the hints added as it is published.
+                        let mut files: Vec<Uri> = self
+                            .forget_mutants()
+                            .into_iter()
+                            .map(|(u, _)| u)
+                            .chain(
+                                run.survivors
+                                    .iter()
+                                    .filter_map(|(p, _)| position::uri_of(p)),
+                            )
+                            .collect();
+                        self.mutants.insert(variant.name.clone(), run);
+                        let mut publish = self.project.check_rules();
+                        files.retain(|u| !publish.iter().any(|(p, _)| p == u));
+                        files.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+                        files.dedup();
+                        publish.extend(files.into_iter().map(|u| (u, Vec::new())));
+                        (Ok(value), publish)
                     }
                     Err(e) => (invalid(e), Vec::new()),
                 }

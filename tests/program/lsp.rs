@@ -21,9 +21,14 @@ struct Client {
 
 impl Client {
     fn start() -> Client {
+        Client::start_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+    }
+
+    /// The server started in `dir` (holding `rules/` and `spec-tests/`).
+    fn start_in(dir: &std::path::Path) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_deckspec"))
             .arg("lsp")
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .current_dir(dir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -117,7 +122,11 @@ fn labels(items: &Value) -> Vec<String> {
 impl Client {
     /// Start and initialize a server, as an editor does.
     fn initialized() -> Client {
-        let mut client = Client::start();
+        Client::initialized_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+    }
+
+    fn initialized_in(dir: &std::path::Path) -> Client {
+        let mut client = Client::start_in(dir);
         let init = client.request(
             "initialize",
             json!({"processId": null, "rootUri": null, "capabilities": {}}),
@@ -823,5 +832,78 @@ fn an_editor_completes_yaml_and_scenarios_finds_references_and_runs_a_scenario()
         title.starts_with("✘ failed") && title.ends_with("run scenario again"),
         "{title}"
     );
+    client.stop();
+}
+
+/// A project whose scenarios miss much of its script: the mutants lens finds the survivors and
+/// shows each as a hint where it is; an edit of the script forgets them.
+#[test]
+fn the_mutants_no_scenario_notices_are_hints_in_the_script() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let root = dir.path();
+    let copy = |from: &str, to: &str| {
+        std::fs::create_dir_all(root.join(to).parent().unwrap()).unwrap();
+        std::fs::copy(from, root.join(to)).unwrap();
+    };
+    for entry in std::fs::read_dir("rules/cambia").unwrap().flatten() {
+        let name = entry.file_name().into_string().unwrap();
+        copy(
+            &format!("rules/cambia/{name}"),
+            &format!("rules/cambia/{name}"),
+        );
+    }
+    copy(
+        "spec-tests/cambia/drawing.feature",
+        "spec-tests/cambia/drawing.feature",
+    );
+    let root = std::fs::canonicalize(root).unwrap();
+    let mut client = Client::initialized_in(&root);
+    let uri = format!("file://{}/rules/cambia/cambia.rhai", root.display());
+    let text = std::fs::read_to_string(root.join("rules/cambia/cambia.rhai")).unwrap();
+    client.open(&uri, &text);
+    client.diagnostics_until(&uri);
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let find = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["command"]["command"] == "deckspec.mutants")
+        .unwrap_or_else(|| panic!("{lenses}"))["command"]
+        .clone();
+    let found = client.request(
+        "workspace/executeCommand",
+        json!({"command": find["command"], "arguments": find["arguments"]}),
+    );
+    let survived = found["survived"].as_u64().unwrap();
+    assert!(survived > 10, "{found}");
+    let published = client.diagnostics_until(&uri);
+    let hints = &published[&uri];
+    assert!(
+        hints.len() as u64 <= survived && hints.len() > 10,
+        "{found} {hints:?}"
+    );
+    for hint in hints {
+        assert_eq!(hint["severity"], 4, "{hint}");
+        let message = hint["message"].as_str().unwrap();
+        assert!(message.starts_with("a mutant survives"), "{message}");
+    }
+    let lenses = client.request(
+        "textDocument/codeLens",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(
+        lenses[1]["command"]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{} surviving mutants here", hints.len())),
+        "{lenses}"
+    );
+    // An edit of the script moves its lines: the hints go.
+    client.change(&uri, &format!("{text}\n"));
+    let after = client.diagnostics_until(&uri);
+    assert_eq!(after.get(&uri), Some(&Vec::new()), "{after:?}");
     client.stop();
 }
