@@ -101,6 +101,19 @@ impl ScriptProvider {
             .clone()
     }
 
+    /// The variant `name` as loaded so far, without loading it.
+    pub fn loaded(&self, name: &str) -> Option<Result<Arc<Variant>, Arc<VariantError>>> {
+        let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        loaded.get(name).cloned()
+    }
+
+    /// Take `variant` as the variant `name`, loaded (one another provider loaded from the same
+    /// files).
+    pub fn adopt(&self, name: &str, variant: Arc<Variant>) {
+        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        loaded.insert(name.to_string(), Ok(variant));
+    }
+
     /// The names of the variants asked for so far (loaded or not), sorted.
     pub fn loaded_names(&self) -> Vec<String> {
         let loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());

@@ -323,8 +323,7 @@ impl Server {
         publish
     }
 
-    /// Forget the surviving mutants; the files that showed them are cleared (their problems
-    /// are published again after).
+    /// Forget the surviving mutants: the files that showed them, with their problems alone.
     fn forget_mutants(&mut self) -> Publish {
         let mut files: Vec<std::path::PathBuf> = self
             .mutants
@@ -336,7 +335,10 @@ impl Server {
         files
             .iter()
             .filter_map(|p| position::uri_of(p))
-            .map(|u| (u, Vec::new()))
+            .map(|u| {
+                let problems = self.project.published(&u);
+                (u, problems)
+            })
             .collect()
     }
 
@@ -560,7 +562,14 @@ impl Server {
                         files.retain(|u| !publish.iter().any(|(p, _)| p == u));
                         files.sort_by(|a, b| a.as_str().cmp(b.as_str()));
                         files.dedup();
-                        publish.extend(files.into_iter().map(|u| (u, Vec::new())));
+                        let problems: Publish = files
+                            .into_iter()
+                            .map(|u| {
+                                let p = self.project.published(&u);
+                                (u, p)
+                            })
+                            .collect();
+                        publish.extend(problems);
                         (Ok(value), publish)
                     }
                     Err(e) => (invalid(e), Vec::new()),

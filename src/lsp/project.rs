@@ -70,10 +70,13 @@ pub struct Project {
     buffers: BTreeMap<String, Buffer>,
     /// The variants, read through the open rules buffers.
     pub provider: ScriptProvider,
-    /// The documents last published with problems (to clear when they have none).
-    published: BTreeSet<String>,
+    /// The problems last published, by document (only documents with problems).
+    last: BTreeMap<String, Vec<Diagnostic>>,
     /// Whether the scenario files are to be checked again (`take_scenarios_due`).
     scenarios_due: bool,
+    /// The variants a rules change touched (`None`: any may have changed): only the scenario
+    /// files that play them are checked again.
+    affected: Option<BTreeSet<String>>,
     /// The rules buffer whose change is being checked.
     changed: Option<String>,
 }
@@ -87,8 +90,9 @@ impl Project {
             specs_dir: specs_dir.to_path_buf(),
             buffers: BTreeMap::new(),
             provider: ScriptProvider::new(rules_dir),
-            published: BTreeSet::new(),
+            last: BTreeMap::new(),
             scenarios_due: false,
+            affected: None,
             changed: None,
         }
     }
@@ -119,14 +123,16 @@ impl Project {
         if kind == Kind::Feature {
             let diagnostics = self.feature_diagnostics(uri);
             if diagnostics.is_empty() {
-                self.published.remove(uri.as_str());
+                self.last.remove(uri.as_str());
             } else {
-                self.published.insert(uri.as_str().to_string());
+                self.last
+                    .insert(uri.as_str().to_string(), diagnostics.clone());
             }
             return vec![(uri.clone(), diagnostics)];
         }
         if rules {
-            self.reload();
+            let path = self.buffers[uri.as_str()].path.clone();
+            self.affected = self.reload(Some(&path));
             self.scenarios_due = true;
             self.changed = Some(uri.as_str().to_string());
             return self.check_rules();
@@ -139,29 +145,46 @@ impl Project {
         let Some(buffer) = self.buffers.remove(uri.as_str()) else {
             return Vec::new();
         };
-        if buffer.kind != Kind::Feature && self.is_rules_file(&buffer.path) {
-            self.reload();
-        }
+        self.affected = if buffer.kind != Kind::Feature && self.is_rules_file(&buffer.path) {
+            self.reload(Some(&buffer.path))
+        } else {
+            Some(BTreeSet::new())
+        };
         self.scenarios_due = true;
         self.check_rules()
     }
 
     /// A file saved (or changed on disk): the variants loaded again, the project checked.
     pub fn saved(&mut self) -> Publish {
-        self.reload();
+        self.affected = self.reload(None);
         self.scenarios_due = true;
         self.check_rules()
     }
 
-    /// Load the variants again, through the open rules buffers.
-    fn reload(&mut self) {
+    /// Load the variants again, through the open rules buffers: those that read `changed` (all
+    /// when it is `None`), which it returns (`None`: all); the others are kept as they were.
+    fn reload(&mut self, changed: Option<&Path>) -> Option<BTreeSet<String>> {
         let overlay: Vec<(PathBuf, String)> = self
             .buffers
             .values()
             .filter(|b| b.kind != Kind::Feature && self.is_rules_file(&b.path))
             .map(|b| (b.path.clone(), b.text.clone()))
             .collect();
-        self.provider = ScriptProvider::new(&self.rules_dir).with_overlay(overlay);
+        let old = std::mem::replace(
+            &mut self.provider,
+            ScriptProvider::new(&self.rules_dir).with_overlay(overlay),
+        );
+        let changed = changed?;
+        let mut affected = BTreeSet::new();
+        for name in variant_names(&self.rules_dir) {
+            match old.loaded(&name) {
+                Some(Ok(v)) if !reads(&old, &v, changed) => self.provider.adopt(&name, v),
+                _ => {
+                    affected.insert(name);
+                }
+            }
+        }
+        Some(affected)
     }
 
     fn is_rules_file(&self, path: &Path) -> bool {
@@ -204,9 +227,17 @@ impl Project {
 
     /// The problems of every scenario file.
     pub fn check_scenarios(&mut self) -> Publish {
+        let affected = self.affected.take();
         let mut found: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
         for (path, text) in self.scenario_sources() {
-            let diagnostics = feature::diagnostics(&text, &self.provider);
+            // A file of a variant the change did not touch has the problems it had.
+            let untouched = affected
+                .as_ref()
+                .is_some_and(|a| feature::variant_name(&text).is_some_and(|n| !a.contains(n)));
+            let diagnostics = match uri_of(&path) {
+                Some(uri) if untouched => self.published(&uri),
+                _ => feature::diagnostics(&text, &self.provider),
+            };
             if !diagnostics.is_empty() {
                 found.insert(path, diagnostics);
             }
@@ -214,38 +245,45 @@ impl Project {
         self.settle(found, |uri| uri.ends_with(".feature"))
     }
 
-    /// What to publish for the files of one kind (`mine`): those with problems, and those
-    /// published with problems before that have none now (cleared).
+    /// The problems last published for `uri`.
+    pub fn published(&self, uri: &Uri) -> Vec<Diagnostic> {
+        self.last.get(uri.as_str()).cloned().unwrap_or_default()
+    }
+
+    /// What to publish for the files of one kind (`mine`), whose problems are now `found`: each
+    /// file whose problems changed (a file that has none now is cleared), and the buffer just
+    /// changed, so that the editor knows it was checked.
     fn settle(
         &mut self,
         found: BTreeMap<PathBuf, Vec<Diagnostic>>,
         mine: impl Fn(&str) -> bool,
     ) -> Publish {
-        let mut out: Publish = Vec::new();
-        let mut now = BTreeSet::new();
+        let mut now: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
         for (path, diagnostics) in found {
-            if let Some(uri) = uri_of(&path) {
-                now.insert(uri.as_str().to_string());
-                out.push((uri, diagnostics));
+            if let Some(uri) = uri_of(&path)
+                && !diagnostics.is_empty()
+            {
+                now.insert(uri.as_str().to_string(), diagnostics);
             }
         }
-        // The buffer just changed is always answered, so that the editor knows it was checked.
-        let changed = self.changed.take();
-        let clear: BTreeSet<String> = self
-            .published
-            .iter()
+        let changed = self.changed.take().filter(|u| mine(u));
+        let documents: BTreeSet<String> = now
+            .keys()
+            .chain(self.last.keys().filter(|u| mine(u)))
             .chain(changed.iter())
-            .filter(|u| mine(u) && !now.contains(*u))
             .cloned()
             .collect();
-        out.extend(
-            clear
-                .iter()
-                .filter_map(|u| Uri::from_str(u).ok())
-                .map(|u| (u, Vec::new())),
-        );
-        self.published.retain(|u| !mine(u));
-        self.published.extend(now);
+        let mut out: Publish = Vec::new();
+        for document in documents {
+            let (before, after) = (self.last.get(&document), now.get(&document));
+            if (before != after || changed.as_ref() == Some(&document))
+                && let Ok(uri) = Uri::from_str(&document)
+            {
+                out.push((uri, after.cloned().unwrap_or_default()));
+            }
+        }
+        self.last.retain(|u, _| !mine(u));
+        self.last.extend(now);
         out
     }
 
@@ -305,6 +343,35 @@ impl Project {
             .filter_map(|n| self.provider.load(n).ok())
             .find(|v| v.rule_scripts().iter().any(|(p, _)| absolute(p) == path))
     }
+}
+
+/// Whether `variant` reads the file `path`: a file of its folder or of a base's, or one of its
+/// scripts and modules.
+fn reads(provider: &ScriptProvider, variant: &Variant, path: &Path) -> bool {
+    let mut current = Some(variant);
+    let mut owned;
+    for _ in 0..=crate::script::MAX_EXTENDS_DEPTH {
+        let Some(v) = current else {
+            return false;
+        };
+        if path.starts_with(absolute(&v.dir))
+            || v.rule_scripts().iter().any(|(p, _)| absolute(p) == path)
+        {
+            return true;
+        }
+        let Some(base) = &v.extends else {
+            return false;
+        };
+        match provider.loaded(base) {
+            Some(Ok(b)) => {
+                owned = b;
+                current = Some(&*owned);
+            }
+            // A base that is not loaded: assume it is read.
+            _ => return true,
+        }
+    }
+    true
 }
 
 /// A diagnostic of a rules file, at its file.
