@@ -312,7 +312,7 @@ impl Server {
     fn changed(&mut self, uri: &Uri, text: String) -> Publish {
         self.runs.remove(uri.as_str());
         let rules =
-            position::path_of(uri).is_some_and(|p| !p.extension().is_some_and(|e| e == "feature"));
+            position::path_of(uri).is_some_and(|p| p.extension().is_none_or(|e| e != "feature"));
         // A rules change moves the lines that coverage and the mutants were found at.
         let mut publish = Vec::new();
         if rules {
