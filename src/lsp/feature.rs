@@ -481,19 +481,19 @@ pub fn definition(
         Word::Event(name) => super::script::declaration(
             provider,
             &variant,
-            crate::script::host::reference::Declared::Event,
+            crate::script::host::reference::NameKind::Event,
             name,
         ),
         Word::Phase(name) => super::script::declaration(
             provider,
             &variant,
-            crate::script::host::reference::Declared::Phase,
+            crate::script::host::reference::NameKind::Phase,
             name,
         ),
         Word::HouseRule(name) => super::script::declaration(
             provider,
             &variant,
-            crate::script::host::reference::Declared::HouseRule,
+            crate::script::host::reference::NameKind::HouseRule,
             name,
         ),
     }

@@ -56,6 +56,20 @@ fn headers(src: &str) -> Vec<(u32, bool, &str)> {
         .collect()
 }
 
+/// A lens at the start of 0-based `line` that runs `command` with `arguments`.
+fn lens_at(line: u32, title: String, command: &str, arguments: Vec<serde_json::Value>) -> CodeLens {
+    let at = lsp_types::Position::new(line, 0);
+    CodeLens {
+        range: Range::new(at, at),
+        command: Some(Command {
+            title,
+            command: command.into(),
+            arguments: Some(arguments),
+        }),
+        data: None,
+    }
+}
+
 /// The lenses of a scenario file: run each scenario and the whole feature, with the outcome of
 /// the last run.
 pub fn feature_lenses(uri: &Uri, src: &str, results: Option<&RunResults>) -> Vec<CodeLens> {
@@ -67,18 +81,7 @@ pub fn feature_lenses(uri: &Uri, src: &str, results: Option<&RunResults>) -> Vec
                 Some(outcome) => format!("{outcome} · ▶ run {what} again"),
                 None => format!("▶ run {what}"),
             };
-            CodeLens {
-                range: Range::new(
-                    lsp_types::Position::new(line, 0),
-                    lsp_types::Position::new(line, 0),
-                ),
-                command: Some(Command {
-                    title,
-                    command: RUN.into(),
-                    arguments: Some(vec![uri.as_str().into(), line.into()]),
-                }),
-                data: None,
-            }
+            lens_at(line, title, RUN, vec![uri.as_str().into(), line.into()])
         })
         .collect()
 }
@@ -185,18 +188,7 @@ pub fn script_lenses(
     report: Option<&CoverageReport>,
     mutants: Option<&MutantsRun>,
 ) -> Vec<CodeLens> {
-    let lens = |line: u32, title: String, command: &str| CodeLens {
-        range: Range::new(
-            lsp_types::Position::new(line, 0),
-            lsp_types::Position::new(line, 0),
-        ),
-        command: Some(Command {
-            title,
-            command: command.into(),
-            arguments: Some(vec![uri.as_str().into()]),
-        }),
-        data: None,
-    };
+    let lens = |line, title, command| lens_at(line, title, command, vec![uri.as_str().into()]);
     let mutation = match mutants {
         None => lens(0, "▶ find the mutants no scenario notices".into(), MUTANTS),
         Some(run) => {

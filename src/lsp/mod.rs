@@ -513,65 +513,18 @@ impl Server {
                 problems.dedup();
                 (Ok(outcomes.into()), vec![(uri, problems)])
             }
-            lens::COVERAGE if b.kind == Kind::Script => {
+            lens::COVERAGE | lens::MUTANTS if b.kind == Kind::Script => {
                 let Some(variant) = self.project.variant_of(&b.path) else {
                     return (invalid("no variant uses this script".into()), Vec::new());
                 };
-                let rules = self.project.rules_dir.clone();
-                let specs = self.project.specs_dir.clone();
-                match lens::coverage(&rules, &variant.name, &specs) {
-                    Ok(report) => {
-                        let value = serde_json::json!({
-                            "variant": variant.name,
-                            "scenarios": report.scenarios,
-                            "lines": { "hit": report.lines.hit, "found": report.lines.found },
-                        });
-                        self.coverage.insert(variant.name.clone(), report);
-                        (Ok(value), Vec::new())
-                    }
-                    Err(e) => (invalid(e), Vec::new()),
-                }
-            }
-            lens::MUTANTS if b.kind == Kind::Script => {
-                let Some(variant) = self.project.variant_of(&b.path) else {
-                    return (invalid("no variant uses this script".into()), Vec::new());
+                let (rules, specs) = (&self.project.rules_dir, &self.project.specs_dir);
+                let done = if p.command == lens::COVERAGE {
+                    lens::coverage(rules, &variant.name, specs).map(|report| self.measured(report))
+                } else {
+                    lens::mutants(rules, &variant.name, specs).map(|run| self.mutated(run))
                 };
-                let rules = self.project.rules_dir.clone();
-                let specs = self.project.specs_dir.clone();
-                match lens::mutants(&rules, &variant.name, &specs) {
-                    Ok(run) => {
-                        let value = serde_json::json!({
-                            "variant": variant.name,
-                            "generated": run.generated,
-                            "survived": run.survivors.len(),
-                        });
-                        // The files that showed hints and those that show them now: each
-                        // with its problems, the hints added as it is published.
-                        let mut files: Vec<Uri> = self
-                            .forget_mutants()
-                            .into_iter()
-                            .map(|(u, _)| u)
-                            .chain(
-                                run.survivors
-                                    .iter()
-                                    .filter_map(|(p, _)| position::uri_of(p)),
-                            )
-                            .collect();
-                        self.mutants.insert(variant.name.clone(), run);
-                        let mut publish = self.project.check_rules();
-                        files.retain(|u| !publish.iter().any(|(p, _)| p == u));
-                        files.sort_by(|a, b| a.as_str().cmp(b.as_str()));
-                        files.dedup();
-                        let problems: Publish = files
-                            .into_iter()
-                            .map(|u| {
-                                let p = self.project.published(&u);
-                                (u, p)
-                            })
-                            .collect();
-                        publish.extend(problems);
-                        (Ok(value), publish)
-                    }
+                match done {
+                    Ok((value, publish)) => (Ok(value), publish),
                     Err(e) => (invalid(e), Vec::new()),
                 }
             }
@@ -580,6 +533,54 @@ impl Server {
                 Vec::new(),
             ),
         }
+    }
+}
+
+impl Server {
+    /// A coverage run kept for the lenses: what the client is told of it.
+    fn measured(
+        &mut self,
+        report: crate::coverage::CoverageReport,
+    ) -> (serde_json::Value, Publish) {
+        let variant = report.variants.first().cloned().unwrap_or_default();
+        let value = serde_json::json!({
+            "variant": variant,
+            "scenarios": report.scenarios,
+            "lines": { "hit": report.lines.hit, "found": report.lines.found },
+        });
+        self.coverage.insert(variant, report);
+        (value, Vec::new())
+    }
+
+    /// A mutation run kept for the hints: what the client is told of it, and the files that
+    /// showed hints or show them now, each with its problems (the hints are added as it is
+    /// published).
+    fn mutated(&mut self, run: lens::MutantsRun) -> (serde_json::Value, Publish) {
+        let value = serde_json::json!({
+            "variant": run.variant,
+            "generated": run.generated,
+            "survived": run.survivors.len(),
+        });
+        let mut files: Vec<Uri> = self
+            .forget_mutants()
+            .into_iter()
+            .map(|(u, _)| u)
+            .chain(
+                run.survivors
+                    .iter()
+                    .filter_map(|(p, _)| position::uri_of(p)),
+            )
+            .collect();
+        self.mutants.insert(run.variant.clone(), run);
+        let mut publish = self.project.check_rules();
+        files.retain(|u| !publish.iter().any(|(p, _)| p == u));
+        files.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        files.dedup();
+        for uri in files {
+            let problems = self.project.published(&uri);
+            publish.push((uri, problems));
+        }
+        (value, publish)
     }
 }
 

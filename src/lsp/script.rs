@@ -7,7 +7,7 @@
 use super::position::{Target, floor_char_boundary, line_at, range, word_around};
 use crate::scenarios::ScriptProvider;
 use crate::script::Variant;
-use crate::script::host::reference::{API, Declared, api_fn, name_argument};
+use crate::script::host::reference::{API, NameKind, api_fn, name_argument};
 use lsp_types::{
     CompletionItem, CompletionItemKind, Documentation, MarkupContent, MarkupKind, Range,
 };
@@ -216,7 +216,7 @@ pub fn completions(src: &str, at: usize, path: &Path, variant: &Variant) -> Vec<
 /// The name under the cursor of a script: a string argument that names a declaration, or an
 /// identifier (a method of the game after `.`, else a function).
 enum Under<'s> {
-    Name(Declared, &'s str, usize, usize),
+    Name(NameKind, &'s str, usize, usize),
     Method(&'s str, usize, usize),
     Function(&'s str, usize, usize),
 }
@@ -313,7 +313,7 @@ pub fn definition(
 pub fn declaration(
     provider: &ScriptProvider,
     variant: &Variant,
-    sort: Declared,
+    sort: NameKind,
     name: &str,
 ) -> Option<Target> {
     let mut current = Some(variant.dir.clone());

@@ -8,18 +8,26 @@ use std::sync::Arc;
 
 /// What a name parameter names: where the table declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NameKind {
+pub enum NameKind {
+    /// Under `vars: game:`.
     GameVar,
+    /// Under `vars: player:`.
     PlayerVar,
+    /// Under `piles:`.
     Pile,
+    /// Under `phases:`.
     Phase,
+    /// Under `events:`.
     Event,
+    /// Under `house_rules:`.
     HouseRule,
+    /// Under `timers:` (named by `set_timer` and `cancel_timer`, looked up when they run).
+    Timer,
 }
 
 impl NameKind {
     /// What the kind is called in a message.
-    pub(crate) fn describe(self) -> &'static str {
+    pub fn describe(self) -> &'static str {
         match self {
             NameKind::GameVar => "a game variable",
             NameKind::PlayerVar => "a player variable",
@@ -27,11 +35,25 @@ impl NameKind {
             NameKind::Phase => "a phase",
             NameKind::Event => "an event",
             NameKind::HouseRule => "a house rule",
+            NameKind::Timer => "a timer",
+        }
+    }
+
+    /// The keys of `variant.yaml` it is declared under.
+    pub fn section(self) -> &'static [&'static str] {
+        match self {
+            NameKind::GameVar => &["vars", "game"],
+            NameKind::PlayerVar => &["vars", "player"],
+            NameKind::Pile => &["piles"],
+            NameKind::Phase => &["phases"],
+            NameKind::Event => &["events"],
+            NameKind::HouseRule => &["house_rules"],
+            NameKind::Timer => &["timers"],
         }
     }
 
     /// Every name of this kind the table declares, for a did-you-mean.
-    pub(crate) fn declared(self, table: &Table) -> Vec<&str> {
+    pub fn declared(self, table: &Table) -> Vec<&str> {
         match self {
             NameKind::GameVar => table.game_vars.iter().map(|v| v.0.as_str()).collect(),
             NameKind::PlayerVar => table.player_vars.iter().map(|v| v.0.as_str()).collect(),
@@ -39,6 +61,7 @@ impl NameKind {
             NameKind::Phase => table.phases.iter().map(|p| p.name.as_str()).collect(),
             NameKind::Event => table.events.iter().map(|e| &**e).collect(),
             NameKind::HouseRule => table.house_rules.iter().map(|h| h.0.as_str()).collect(),
+            NameKind::Timer => table.timers.iter().map(String::as_str).collect(),
         }
     }
 
@@ -51,6 +74,7 @@ impl NameKind {
             NameKind::Phase => table.phase(name).map(|p| p.0 as usize),
             NameKind::Event => table.event_index(name),
             NameKind::HouseRule => table.house_rule(name),
+            NameKind::Timer => table.timers.iter().position(|t| t == name),
         }
     }
 }

@@ -3,9 +3,8 @@
 //! hover, and what each string argument names. A test holds it to the functions the engine
 //! registers.
 
-use super::names::NameKind;
+pub use super::names::NameKind;
 use super::natives::NATIVES;
-use crate::kernel::Table;
 
 /// One function of the game API.
 #[derive(Clone, Copy, Debug)]
@@ -314,86 +313,13 @@ pub const API: &[ApiFn] = &[
     ),
 ];
 
-/// What a string argument of an API function names: where `variant.yaml` declares it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Declared {
-    /// Under `vars: game:`.
-    GameVar,
-    /// Under `vars: player:`.
-    PlayerVar,
-    /// Under `piles:`.
-    Pile,
-    /// Under `phases:`.
-    Phase,
-    /// Under `events:`.
-    Event,
-    /// Under `house_rules:`.
-    HouseRule,
-    /// Under `timers:`.
-    Timer,
-}
-
-impl Declared {
-    /// What it is called in a message (`a phase`).
-    pub fn describe(self) -> &'static str {
-        match self {
-            Declared::Timer => "a timer",
-            other => other.kind().map_or("a name", NameKind::describe),
-        }
-    }
-
-    /// The key of `variant.yaml` it is declared under, as a path of keys.
-    pub fn section(self) -> &'static [&'static str] {
-        match self {
-            Declared::GameVar => &["vars", "game"],
-            Declared::PlayerVar => &["vars", "player"],
-            Declared::Pile => &["piles"],
-            Declared::Phase => &["phases"],
-            Declared::Event => &["events"],
-            Declared::HouseRule => &["house_rules"],
-            Declared::Timer => &["timers"],
-        }
-    }
-
-    /// Every name of this sort that `table` declares.
-    pub fn declared(self, table: &Table) -> Vec<&str> {
-        match self.kind() {
-            Some(kind) => kind.declared(table),
-            None => table.timers.iter().map(String::as_str).collect(),
-        }
-    }
-
-    fn kind(self) -> Option<NameKind> {
-        Some(match self {
-            Declared::GameVar => NameKind::GameVar,
-            Declared::PlayerVar => NameKind::PlayerVar,
-            Declared::Pile => NameKind::Pile,
-            Declared::Phase => NameKind::Phase,
-            Declared::Event => NameKind::Event,
-            Declared::HouseRule => NameKind::HouseRule,
-            Declared::Timer => return None,
-        })
-    }
-
-    fn of(kind: NameKind) -> Declared {
-        match kind {
-            NameKind::GameVar => Declared::GameVar,
-            NameKind::PlayerVar => Declared::PlayerVar,
-            NameKind::Pile => Declared::Pile,
-            NameKind::Phase => Declared::Phase,
-            NameKind::Event => Declared::Event,
-            NameKind::HouseRule => Declared::HouseRule,
-        }
-    }
-}
-
 /// What the string argument at `position` (0 is the first after the receiver) of a call of the
 /// game API's `function` names, when it names a declaration.
-pub fn name_argument(function: &str, position: usize) -> Option<Declared> {
+pub fn name_argument(function: &str, position: usize) -> Option<NameKind> {
     // Functions that take a name without resolving it at load (timers, `recycle`'s piles).
     match (function, position) {
-        ("set_timer" | "cancel_timer", 0) => return Some(Declared::Timer),
-        ("recycle", 0 | 1) => return Some(Declared::Pile),
+        ("set_timer" | "cancel_timer", 0) => return Some(NameKind::Timer),
+        ("recycle", 0 | 1) => return Some(NameKind::Pile),
         _ => {}
     }
     NATIVES
@@ -401,7 +327,7 @@ pub fn name_argument(function: &str, position: usize) -> Option<Declared> {
         .filter(|n| n.name == function)
         .filter_map(|n| n.named.as_ref())
         .find(|named| named.arg == position + 1)
-        .map(|named| Declared::of(named.kind))
+        .map(|named| named.kind)
 }
 
 /// The entry of the API function `name`.
@@ -411,7 +337,7 @@ pub fn api_fn(name: &str) -> Option<&'static ApiFn> {
 
 #[cfg(test)]
 mod tests {
-    use super::{API, Declared, name_argument};
+    use super::{API, NameKind as Declared, name_argument};
     use crate::script::host::natives::{NATIVES, Ty};
     use std::collections::BTreeSet;
 
