@@ -351,8 +351,8 @@ impl Server {
                 let variant = self.project.variant_of(&b.path)?;
                 script::hover(&b.text, offset, &b.path, &variant)?
             }
-            Kind::Yaml => yaml::hover(&b.text, offset)?,
-            Kind::Other => return None,
+            Kind::Yaml if is_variant_yaml(&b.path) => yaml::hover(&b.text, offset)?,
+            Kind::Yaml | Kind::Other => return None,
         };
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
@@ -372,7 +372,7 @@ impl Server {
                 let variant = self.project.variant_of(&b.path)?;
                 script::completions(&b.text, offset, &b.path, &variant)
             }
-            Kind::Yaml if b.path.file_name().is_some_and(|n| n == "variant.yaml") => {
+            Kind::Yaml if is_variant_yaml(&b.path) => {
                 let variant = self.project.variant_of(&b.path);
                 yaml::completions(&b.text, offset, variant.as_deref())
             }
@@ -393,11 +393,11 @@ impl Server {
                 let variant = self.project.variant_of(&b.path)?;
                 script::definition(&b.text, offset, &b.path, &variant, provider)?
             }
-            Kind::Yaml => {
+            Kind::Yaml if is_variant_yaml(&b.path) => {
                 let action = yaml::action_at(&b.text, offset)?;
                 feature::hook(&*self.project.variant_of(&b.path)?, action)?
             }
-            Kind::Other => return None,
+            Kind::Yaml | Kind::Other => return None,
         };
         Some(GotoDefinitionResponse::Scalar(location(&target)?))
     }
@@ -582,6 +582,11 @@ impl Server {
         }
         (value, publish)
     }
+}
+
+/// Whether a file is a `variant.yaml`, whose schema the server knows.
+fn is_variant_yaml(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "variant.yaml")
 }
 
 /// The protocol's location of a target.
