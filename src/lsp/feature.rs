@@ -6,6 +6,7 @@
 use super::position::{Target, line_at, range};
 use crate::scenarios::ScriptProvider;
 use crate::script::Variant;
+use crate::script::host::reference::NameKind;
 use crate::script::variant::describe;
 use crate::spec::ast::StepKind;
 use crate::spec::suite;
@@ -478,24 +479,11 @@ pub fn definition(
     match word {
         Word::Rule(id) => rule_entry(&variant, id, rules_dir),
         Word::Action(name) => hook(&variant, name),
-        Word::Event(name) => super::script::declaration(
-            provider,
-            &variant,
-            crate::script::host::reference::NameKind::Event,
-            name,
-        ),
-        Word::Phase(name) => super::script::declaration(
-            provider,
-            &variant,
-            crate::script::host::reference::NameKind::Phase,
-            name,
-        ),
-        Word::HouseRule(name) => super::script::declaration(
-            provider,
-            &variant,
-            crate::script::host::reference::NameKind::HouseRule,
-            name,
-        ),
+        Word::Event(name) => super::script::declaration(provider, &variant, NameKind::Event, name),
+        Word::Phase(name) => super::script::declaration(provider, &variant, NameKind::Phase, name),
+        Word::HouseRule(name) => {
+            super::script::declaration(provider, &variant, NameKind::HouseRule, name)
+        }
     }
 }
 
