@@ -108,6 +108,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
 
+pub mod agents;
 #[cfg(feature = "mimalloc")]
 pub mod allocator;
 pub mod balance;

@@ -407,7 +407,8 @@ fn card_text(card: &Option<CardView>) -> String {
     }
 }
 
-fn screen(view: &View, me: Seat) -> String {
+/// The table as `me` may see it in `view`: phase, turn, timers, piles and every hand.
+pub fn screen(view: &View, me: Seat) -> String {
     let mut out = String::new();
     let turn = view
         .current

@@ -587,6 +587,32 @@ impl Game {
         self.transact(|g| rules.act(g, action))
     }
 
+    /// Whether the rules would accept `action` now, with the game left exactly as it is either
+    /// way: the action runs inside the checked transition, which is then undone (its events are
+    /// not kept). Cheaper than trying it on a copy: one copy of the state, not two.
+    pub fn accepts(&mut self, rules: &dyn Rules, action: &Action) -> Result<bool, RuleError> {
+        if self.is_over()
+            || action.seat.index() >= self.state.player_count()
+            || self.table.action_index(&action.name).is_none()
+        {
+            return Ok(false);
+        }
+        let keep = self.keep_events;
+        self.keep_events = false;
+        let mut accepted = false;
+        let tried: Result<(), RuleError> = self.transact(|g| {
+            rules.act(g, action)?;
+            accepted = true;
+            // Undone like a refusal: the transition puts the game back.
+            Err(RuleError::Refused(String::new()))
+        });
+        self.keep_events = keep;
+        match tried {
+            Err(RuleError::Fault { message, pos }) => Err(RuleError::Fault { message, pos }),
+            _ => Ok(accepted),
+        }
+    }
+
     /// Advance the game clock; timers that expire fire in order, each as its own transition.
     /// If one fails, the clock stops at that timer and the error is returned.
     /// More than `limits::MAX_TIMERS_PER_ADVANCE` timers firing in one advance is a fault of

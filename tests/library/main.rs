@@ -7,6 +7,7 @@
 #[path = "../common/size.rs"]
 mod size;
 
+mod agents;
 mod bots;
 mod engines;
 mod fuzz_rules;
