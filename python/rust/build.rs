@@ -10,7 +10,9 @@ fn main() {
     let mut files = Vec::new();
     walk(&rules, &mut files);
     files.sort();
-    let mut out = String::from("/// The bundled rules: each file's path under `rules/` and its bytes.\npub static BUNDLED: &[(&str, &[u8])] = &[\n");
+    let mut out = String::from(
+        "/// The bundled rules: each file's path under `rules/` and its bytes.\npub static BUNDLED: &[(&str, &[u8])] = &[\n",
+    );
     for path in &files {
         let relative = path.strip_prefix(&rules).expect("under rules/");
         let name = relative.to_string_lossy().replace('\\', "/");
@@ -18,7 +20,10 @@ fn main() {
         let _ = writeln!(
             out,
             "    ({name:?}, include_bytes!({:?})),",
-            path.canonicalize().expect("a rules file").display().to_string()
+            path.canonicalize()
+                .expect("a rules file")
+                .display()
+                .to_string()
         );
     }
     out.push_str("];\n");

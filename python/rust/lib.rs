@@ -54,7 +54,9 @@ fn seat(index: usize, players: usize) -> PyResult<Seat> {
 /// A Python value as a house rule's value: a bool, an int, a float, a str or a list of them.
 fn value_of(item: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     if depth > 4 {
-        return Err(PyValueError::new_err("a house rule's value nests at most 4 lists deep"));
+        return Err(PyValueError::new_err(
+            "a house rule's value nests at most 4 lists deep",
+        ));
     }
     if item.is_instance_of::<PyBool>() {
         return Ok(Value::Bool(item.extract()?));
@@ -302,7 +304,9 @@ impl Game {
     /// The seats that passed in this round.
     fn passed(&self) -> Vec<usize> {
         let bits = self.env.passed();
-        (0..self.num_players()).filter(|s| bits & (1 << s) != 0).collect()
+        (0..self.num_players())
+            .filter(|s| bits & (1 << s) != 0)
+            .collect()
     }
 
     /// The legal action numbers of the seat asked now, in increasing order.

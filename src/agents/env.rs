@@ -540,7 +540,12 @@ impl Env {
         let slot = &mut self.bots[seat.index()];
         if slot.as_ref().is_none_or(|b| b.level != level) {
             let bot = book
-                .bot(seat, level, &self.game, self.config.seed.wrapping_add(seat.0 as u64))
+                .bot(
+                    seat,
+                    level,
+                    &self.game,
+                    self.config.seed.wrapping_add(seat.0 as u64),
+                )
                 .ok_or_else(|| {
                     EnvError::NoBot(format!(
                         "{} has no bot level `{level}`: its levels are {}",
@@ -592,7 +597,11 @@ impl Env {
     /// The game so far as a scenario that `deckspec test` replays: the deal pinned by Givens,
     /// each action and each passing of time, and what holds now. `house_written` are the house
     /// rules as the scenario should write them.
-    pub fn scenario(&self, title: &str, house_written: &[(String, String)]) -> Result<String, EnvError> {
+    pub fn scenario(
+        &self,
+        title: &str,
+        house_written: &[(String, String)],
+    ) -> Result<String, EnvError> {
         let recorder = crate::record::Recorder::new(&*self.variant, house_written);
         let mut game = Game::new(
             self.variant.table().clone(),

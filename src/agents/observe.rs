@@ -54,28 +54,53 @@ impl Layout {
         let timer = 2 + p + 1;
         let pile = 1 + CARD_WIDTH;
         vec![
-            ("phase", self.phases, "the phase, one-hot in variant.yaml's order".into()),
-            ("turn", p + 1, "whose turn, one-hot by relative seat; the last: nobody's".into()),
+            (
+                "phase",
+                self.phases,
+                "the phase, one-hot in variant.yaml's order".into(),
+            ),
+            (
+                "turn",
+                p + 1,
+                "whose turn, one-hot by relative seat; the last: nobody's".into(),
+            ),
             ("offered", 1, "1 when this seat is asked now".into()),
-            ("passed", p, "by relative seat: 1 when it passed in this round".into()),
+            (
+                "passed",
+                p,
+                "by relative seat: 1 when it passed in this round".into(),
+            ),
             ("over", 1, "1 once the game is over".into()),
             (
                 "timers",
                 self.timers.len() * timer,
-                format!("each declared timer ({timer}): running, seconds left, its owner one-hot by relative seat (last: none)"),
+                format!(
+                    "each declared timer ({timer}): running, seconds left, its owner one-hot by relative seat (last: none)"
+                ),
             ),
             (
                 "hands",
                 p * self.slots * CARD_WIDTH,
-                format!("by relative seat, by slot 0..{}: a card ({CARD_WIDTH})", self.slots),
+                format!(
+                    "by relative seat, by slot 0..{}: a card ({CARD_WIDTH})",
+                    self.slots
+                ),
             ),
-            ("hand_sizes", p, "by relative seat: the cards in the hand".into()),
+            (
+                "hand_sizes",
+                p,
+                "by relative seat: the cards in the hand".into(),
+            ),
             (
                 "piles",
                 self.piles * pile,
                 format!("each pile in variant.yaml's order ({pile}): its size, its top card"),
             ),
-            ("game_vars", self.game_vars, "each game variable as a number".into()),
+            (
+                "game_vars",
+                self.game_vars,
+                "each game variable as a number".into(),
+            ),
             (
                 "player_vars",
                 p * self.player_vars,
@@ -160,7 +185,11 @@ impl Layout {
         }
         for k in 0..p {
             let owner = (me + k) % p;
-            for (var, v) in st.player_vars[owner].iter().enumerate().take(self.player_vars) {
+            for (var, v) in st.player_vars[owner]
+                .iter()
+                .enumerate()
+                .take(self.player_vars)
+            {
                 if table.player_var_visible(var, owner, me) {
                     out[at + var] = number(v, me, p);
                 }

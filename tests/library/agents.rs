@@ -40,16 +40,31 @@ fn play(variant: &Arc<Variant>, players: usize, seed: u64) -> Env {
     let mut mask = vec![0u8; env.space().len()];
     while let Some(seat) = env.agent() {
         let legal = env.legal();
-        assert!(!legal.is_empty(), "{}: seat {} asked with nothing to do", variant.name, seat.0);
-        assert!(legal.windows(2).all(|w| w[0] < w[1]), "legal numbers are sorted");
+        assert!(
+            !legal.is_empty(),
+            "{}: seat {} asked with nothing to do",
+            variant.name,
+            seat.0
+        );
+        assert!(
+            legal.windows(2).all(|w| w[0] < w[1]),
+            "legal numbers are sorted"
+        );
         env.write_mask(seat, &mut mask);
         assert_eq!(
-            mask.iter().enumerate().filter(|(_, m)| **m == 1).map(|(i, _)| i).collect::<Vec<_>>(),
+            mask.iter()
+                .enumerate()
+                .filter(|(_, m)| **m == 1)
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>(),
             legal
         );
         for other in (0..players).map(|s| Seat(s as u8)).filter(|s| *s != seat) {
             env.write_mask(other, &mut mask);
-            assert!(mask.iter().all(|m| *m == 0), "only the asked seat has a mask");
+            assert!(
+                mask.iter().all(|m| *m == 0),
+                "only the asked seat has a mask"
+            );
         }
         // A number not among the legal ones is refused, and nothing changes.
         if let Some(illegal) = (0..env.space().len()).find(|i| !legal.contains(i)) {
@@ -73,7 +88,12 @@ fn action_numbers_round_trip_for_every_seat() {
         for seat in (0..players).map(|s| Seat(s as u8)) {
             for i in 1..space.len() {
                 let action = space.action(i, seat).expect("every number is an action");
-                assert_eq!(space.index_of(&action), Some(i), "{}: {action:?}", variant.name);
+                assert_eq!(
+                    space.index_of(&action),
+                    Some(i),
+                    "{}: {action:?}",
+                    variant.name
+                );
             }
         }
     }
@@ -90,9 +110,16 @@ fn every_variant_plays_to_an_end_and_replays_from_its_steps() {
             ended += usize::from(env.is_over());
             let again = Env::replay(variant.clone(), env.config().clone(), env.steps()).unwrap();
             assert_eq!(again.moves(), env.moves());
-            assert_eq!(format!("{:?}", again.game().state), format!("{:?}", env.game().state));
+            assert_eq!(
+                format!("{:?}", again.game().state),
+                format!("{:?}", env.game().state)
+            );
         }
-        assert!(ended > 0, "{} with {players}: no random game ended", variant.name);
+        assert!(
+            ended > 0,
+            "{} with {players}: no random game ended",
+            variant.name
+        );
     }
 }
 
@@ -102,7 +129,11 @@ fn observations_show_a_face_only_to_a_seat_that_knows_it() {
         let env = play(&variant, players, 7);
         let layout = env.layout();
         let parts = layout.parts();
-        let hands_at: usize = parts.iter().take_while(|p| p.0 != "hands").map(|p| p.1).sum();
+        let hands_at: usize = parts
+            .iter()
+            .take_while(|p| p.0 != "hands")
+            .map(|p| p.1)
+            .sum();
         let slots = env.space().slots();
         let mut out = vec![0f32; layout.len()];
         for seat in (0..players).map(|s| Seat(s as u8)) {
@@ -114,9 +145,18 @@ fn observations_show_a_face_only_to_a_seat_that_knows_it() {
                     let at = hands_at + (k * slots + slot) * deckspec::agents::observe::CARD_WIDTH;
                     let Some(card) = card else { continue };
                     let knows = st.knows(seat, *card);
-                    assert_eq!(out[at + 1] == 1.0, knows, "{}: the known flag", variant.name);
+                    assert_eq!(
+                        out[at + 1] == 1.0,
+                        knows,
+                        "{}: the known flag",
+                        variant.name
+                    );
                     let shown = out[at + 3..at + 21].iter().any(|x| *x != 0.0);
-                    assert_eq!(shown, knows, "{}: a face shown to seat {}", variant.name, seat.0);
+                    assert_eq!(
+                        shown, knows,
+                        "{}: a face shown to seat {}",
+                        variant.name, seat.0
+                    );
                 }
             }
         }
@@ -132,8 +172,15 @@ fn a_game_played_for_agents_is_a_scenario_the_runner_passes() {
         if !env.is_over() {
             continue;
         }
-        let text = env.scenario(&format!("{} for agents", variant.name), &[]).unwrap();
-        results.push(run_file(&variant.name, Arc::new(text), &provider, &Filter::default()));
+        let text = env
+            .scenario(&format!("{} for agents", variant.name), &[])
+            .unwrap();
+        results.push(run_file(
+            &variant.name,
+            Arc::new(text),
+            &provider,
+            &Filter::default(),
+        ));
     }
     let totals = Totals::of(&results);
     assert!(totals.passed >= 4, "{totals:?}");
