@@ -19,18 +19,24 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from . import _native as deckspec_errors
 from . import load
 
 __all__ = ["env", "raw_env"]
 
 
-def env(variant: str, players: int = 4, rules: Optional[str] = None, **kwargs) -> AECEnv:
-    """A PettingZoo AEC environment of `variant` (bundled, or from the rules folder `rules`),
-    wrapped as PettingZoo's own environments are: an illegal action raises, and steps out of
-    order are refused. Keyword arguments are `raw_env`'s."""
+def env(variant: str, players: int = 4, rules: Optional[str] = None, wrapped: bool = False, **kwargs) -> AECEnv:
+    """A PettingZoo AEC environment of `variant` (bundled, or from the rules folder `rules`).
+    Keyword arguments are `raw_env`'s.
+
+    The environment checks what PettingZoo's wrappers check, itself: an action that is not
+    legal now (out of range included) raises `deckspec.IllegalAction` and changes nothing, and
+    stepping or observing before `reset()` raises. `wrapped=True` adds PettingZoo's
+    `AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper` as well, at their cost in speed."""
     e = raw_env(variant, players=players, rules=rules, **kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
+    if wrapped:
+        e = wrappers.AssertOutOfBoundsWrapper(e)
+        e = wrappers.OrderEnforcingWrapper(e)
     return e
 
 
@@ -81,6 +87,7 @@ class raw_env(AECEnv):
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._seeds = np.random.default_rng(seed)
         self._next_seed = seed
+        self._has_reset = False
         # A game dealt now, so that a bad setting fails here and the spaces know their sizes.
         self._game = self._deal(0 if seed is None else seed)
         n_obs, n_actions = self._game.observation_size, self._game.action_count
@@ -118,6 +125,7 @@ class raw_env(AECEnv):
             deal = int(self._seeds.integers(0, 2**63))
         self._next_seed = None
         self._game = self._deal(int(deal))
+        self._has_reset = True
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -142,6 +150,8 @@ class raw_env(AECEnv):
             self.agent_selection = self.possible_agents[g.agent]
 
     def observe(self, agent):
+        if not self._has_reset:
+            raise RuntimeError("call reset() before observe()")
         seat = self.agent_name_mapping[agent]
         return {
             "observation": self._game.observe(seat),
@@ -149,6 +159,8 @@ class raw_env(AECEnv):
         }
 
     def step(self, action):
+        if not self._has_reset:
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -156,6 +168,8 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for a in self.rewards:
             self.rewards[a] = 0.0
+        if action is None:
+            raise deckspec_errors.IllegalAction(f"{agent} is asked to act: None is for an agent whose game is over")
         self._game.step(int(action))
         self._settle()
         self._accumulate_rewards()

@@ -38,6 +38,7 @@ class ApiTest(unittest.TestCase):
             for players in player_counts(name):
                 with self.subTest(variant=name, players=players):
                     api_test(env(name, players=players, seed=3), num_cycles=cycles)
+                    api_test(env(name, players=players, seed=4, wrapped=True), num_cycles=cycles // 4)
 
 
 class Behaviour(unittest.TestCase):
@@ -53,6 +54,16 @@ class Behaviour(unittest.TestCase):
         self.assertEqual(before, (e.agent_selection, e.game.steps, e.game.observe(0).tobytes()))
         with self.assertRaises(deckspec.IllegalAction):
             e.step(e.game.action_count + 7)
+
+    def test_stepping_or_observing_before_reset_is_refused(self):
+        e = env("golf", players=2)
+        with self.assertRaises(RuntimeError):
+            e.step(0)
+        with self.assertRaises(RuntimeError):
+            e.observe("player_0")
+        e.reset(seed=1)
+        with self.assertRaises(deckspec.IllegalAction):
+            e.step(None)
 
     def test_a_seed_deals_and_plays_the_same_game(self):
         for name in variants():
