@@ -6,7 +6,12 @@ The agent picks uniformly among the legal actions, as a learning agent's explora
 """
 
 import argparse
+import os
 import time
+
+# One core: numpy's BLAS threads would otherwise spin on the other and count in the CPU time.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 

@@ -152,11 +152,8 @@ class raw_env(AECEnv):
     def observe(self, agent):
         if not self._has_reset:
             raise RuntimeError("call reset() before observe()")
-        seat = self.agent_name_mapping[agent]
-        return {
-            "observation": self._game.observe(seat),
-            "action_mask": self._game.mask(seat),
-        }
+        observation, mask = self._game.observe_masked(self.agent_name_mapping[agent])
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action):
         if not self._has_reset:
@@ -165,14 +162,16 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
-        for a in self.rewards:
-            self.rewards[a] = 0.0
         if action is None:
             raise deckspec_errors.IllegalAction(f"{agent} is asked to act: None is for an agent whose game is over")
-        self._game.step(int(action))
-        self._settle()
-        self._accumulate_rewards()
+        # Rewards are 0 until the end, where every seat's comes at once: nothing to reset here.
+        self._cumulative_rewards[agent] = 0.0
+        following = self._game.step(int(action))
+        if following is None:
+            self._settle()
+            self._accumulate_rewards()
+        else:
+            self.agent_selection = self.possible_agents[following]
         if self.render_mode == "human":
             self.render()
 

@@ -332,10 +332,20 @@ impl Game {
     }
 
     /// Take action `index` for the seat asked now (IllegalAction, with nothing changed, unless
-    /// it is legal).
-    fn step(&mut self, py: Python<'_>, index: usize) -> PyResult<()> {
+    /// it is legal); the seat asked next, or None once the game is done.
+    fn step(&mut self, py: Python<'_>, index: usize) -> PyResult<Option<usize>> {
         let env = &mut self.env;
-        py.detach(|| env.step(index)).map_err(env_error)
+        py.detach(|| env.step(index)).map_err(env_error)?;
+        Ok(self.env.agent().map(Seat::index))
+    }
+
+    /// `seat`'s observation and its legal actions' mask together (one call for PettingZoo).
+    fn observe_masked<'py>(
+        &self,
+        py: Python<'py>,
+        seat: usize,
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+        Ok((self.observe(py, seat)?, self.mask(py, seat)?))
     }
 
     /// The rewards by seat (0s until the game is over).
