@@ -98,13 +98,15 @@ class Variant:
         return f"<deckspec variant {self.name} from {self.rules}>"
 
 
-def load(variant: str, rules: Optional[str] = None) -> Variant:
+def load(variant: str, rules: Optional[str] = None, reload: bool = False) -> Variant:
     """Variant `variant` from the rules folder `rules` (the bundled rules by default). A
-    variant is loaded once per process and folder, and shared by its games."""
+    variant is loaded once per process and folder, and shared by its games; `reload=True`
+    reads its files again (after a designer changed them): environments made after it use
+    the new rules."""
     root = os.path.abspath(rules) if rules is not None else bundled_rules()
     key = (root, variant)
     with _lock:
-        found = _loaded.get(key)
+        found = None if reload else _loaded.get(key)
     if found is None:
         found = Variant(_native.LoadedVariant(root, variant), root)
         with _lock:

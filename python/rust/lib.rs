@@ -36,6 +36,14 @@ fn env_error(e: EnvError) -> PyErr {
         EnvError::NewGame(_) | EnvError::Setting(_) | EnvError::NoBot(_) => {
             PyValueError::new_err(e.to_string())
         }
+        // A script's fault names where it happened, as `deckspec test` prints it.
+        EnvError::Rules(deckspec::kernel::RuleError::Fault {
+            message,
+            pos: Some(pos),
+        }) => RulesError::new_err(format!(
+            "{}:{}:{}: {message}",
+            pos.file, pos.line, pos.column
+        )),
         EnvError::Rules(_) | EnvError::Over => RulesError::new_err(e.to_string()),
     }
 }
@@ -114,7 +122,7 @@ impl LoadedVariant {
     fn new(py: Python<'_>, rules: &str, name: &str) -> PyResult<LoadedVariant> {
         let variant = py
             .detach(|| Variant::load_named(Path::new(rules), name))
-            .map_err(|e| RulesError::new_err(e.to_string()))?;
+            .map_err(|e| RulesError::new_err(e.short()))?;
         Ok(LoadedVariant {
             variant: Arc::new(variant),
         })

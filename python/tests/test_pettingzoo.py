@@ -11,6 +11,7 @@ import numpy as np
 from pettingzoo.test import api_test
 
 import deckspec
+from deckspec import observation_slices
 from deckspec.bots import policy
 from deckspec.pettingzoo import env, raw_env
 from support import CI, player_counts, variants
@@ -141,6 +142,25 @@ class Behaviour(unittest.TestCase):
             shutil.copytree(os.path.join(deckspec.bundled_rules(), "cambia"), os.path.join(root, "cambia"))
             api_test(env("cambia", players=3, rules=root, seed=1), num_cycles=200)
             self.assertEqual(deckspec.variants(root), ["cambia"])
+            # A designer changes a house rule's default; a reload plays the new rules.
+            path = os.path.join(root, "cambia", "variant.yaml")
+            with open(path) as f:
+                text = f.read()
+            changed = text.replace("    default: 4\n", "    default: 3\n", 1)
+            self.assertNotEqual(changed, text)
+            with open(path, "w") as f:
+                f.write(changed)
+            self.assertEqual(dict(deckspec.load("cambia", root).house_rules)["hand_size"], "4")
+            self.assertEqual(dict(deckspec.load("cambia", root, reload=True).house_rules)["hand_size"], "3")
+            e = raw_env("cambia", players=2, rules=root, seed=1)
+            e.reset(seed=1)
+            self.assertEqual(e.game.observe(0)[observation_slices(e.game)["hand_sizes"]][0], 3)
+            # A broken script is an error naming the file, not a crash.
+            with open(os.path.join(root, "cambia", "cambia.rhai"), "a") as f:
+                f.write("\nfn broken( {\n")
+            with self.assertRaises(deckspec.RulesError) as caught:
+                deckspec.load("cambia", root, reload=True)
+            self.assertIn("cambia.rhai", str(caught.exception))
 
 
 if __name__ == "__main__":
