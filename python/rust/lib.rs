@@ -109,6 +109,9 @@ fn written(value: &Value) -> String {
     }
 }
 
+/// An observation and its mask, as `observe_masked` returns them.
+type Masked<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
+
 /// A variant loaded and compiled: the maker of its games.
 #[pyclass(module = "deckspec._native", frozen)]
 struct LoadedVariant {
@@ -348,11 +351,7 @@ impl Game {
     }
 
     /// `seat`'s observation and its legal actions' mask together (one call for PettingZoo).
-    fn observe_masked<'py>(
-        &self,
-        py: Python<'py>,
-        seat: usize,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+    fn observe_masked<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Masked<'py>> {
         Ok((self.observe(py, seat)?, self.mask(py, seat)?))
     }
 
