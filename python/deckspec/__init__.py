@@ -94,6 +94,11 @@ class Variant:
             list(players), int(seed), house_rules, slots, max_steps, reward
         )
 
+    def restore(self, saved: str) -> "_native.Game":
+        """A game saved by `game.save()` (JSON text) made again, checked against this variant:
+        the same deal, round, steps and bots' memories."""
+        return self._native.restore(saved)
+
     def __repr__(self) -> str:
         return f"<deckspec variant {self.name} from {self.rules}>"
 

@@ -2,6 +2,7 @@
 variant with pyspiel as ``deckspec_<variant>``, and `register()` registers a variant of a rules
 folder of your own.
 
+    import random
     import pyspiel
     import deckspec.openspiel
 
@@ -9,7 +10,7 @@ folder of your own.
     state = game.new_initial_state()          # a chance node: the deal
     state.apply_action(7)                     # deal seed 7
     while not state.is_terminal():
-        state.apply_action(state.legal_actions()[0])
+        state.apply_action(random.choice(state.legal_actions()))
     print(state.returns())
 
 The games follow the model of README.md ("The model"): every step asks exactly one seat
@@ -25,7 +26,7 @@ Game parameters (pyspiel's ``parameter_specification``; all optional):
 - ``house_rules`` (str): the variant's house rules, ``name=value`` items separated by ``,`` or
   ``;`` (``"penalty_draw_count=2,allow_draw_from_discard=true"``). Values read as ``true`` /
   ``false``, integers, decimals, ``[lists]`` (items separated by ``,``, ``;`` or spaces) or
-  words, and are checked as ``deckspec --house-rule`` checks them. ``name:value`` works too. A
+  words, and are checked as ``deckspec``'s ``--house-rule`` checks them. ``name:value`` works too. A
   game keeps them in a canonical form, ``name:value;name:value`` with lists as ``[0 1]``, which
   is the one to write in a game string (``deckspec_cambia(house_rules=penalty_draw_count:2)``):
   pyspiel's game strings cannot carry ``,`` or ``=`` inside a value.
@@ -39,8 +40,9 @@ Game parameters (pyspiel's ``parameter_specification``; all optional):
 - ``slots`` (int, default 0: the variant's default): hand slots that actions and observations
   name (README.md, "Actions").
 - ``score_bound`` (float, default 1000): the utility bound reported for ``reward="score"``
-  (`min_utility()` is its negative). The bundled variants' returns lie well inside it (no
-  hand's points reach 400); a variant of your own whose scores can be larger needs a larger one.
+  (`min_utility()` is its negative). The bundled variants' returns lie well inside it: their
+  scores are hand points, and all of a deck's points together stay under 400; a variant of
+  your own whose scores can reach it needs a larger bound.
 
 **Chance.** The root is the only chance node: it picks the deal's seed uniformly among
 ``chance_outcomes`` outcomes (outcome ``k`` deals with seed ``k``: ``"deal seed k"``). The
@@ -66,12 +68,14 @@ native observation of the seat, exactly `deckspec` ``observe(seat)`` (README.md,
   player count and the seat, it lists the seat's first view (every part of its observation
   that is not zero, cards decoded) and then every step in order, ``<n>. p<seat> <action>``,
   followed by what changed in the seat's observation through that step (cards decoded as
-  ``8C``, ``??`` for a card it cannot see, ``--`` for an empty slot; other numbers as
-  ``part[i]=value``). It assumes what the model makes true of the bundled variants: which seat
-  took which action number is seen by the whole table (a move's cards are not, and they appear
-  only in the views of the seats that see them). It never shows the seed. It is rebuilt by
-  replaying the game from its seed, so it costs time in the length of the game (about 10 µs a
-  step).
+  ``8C``, ``??`` for a card it cannot see, ``--`` for an empty slot, ``^`` after a card lying
+  face up; piles as ``pile<i>=<size>:<top>``; other numbers as ``part[i]=value``). It assumes
+  what the model makes true of the bundled variants: which seat took which action number is
+  seen by the whole table (a move's cards are not, and they appear only in the views of the
+  seats that see them). It never shows the seed. The first time a
+  seat's string is asked for, it is built by replaying the game from its seed; from then on
+  the state (and its clones) extend that seat's record at every step, so asking again costs
+  only joining its lines. Its length grows with the game's.
 - ``information_state_tensor(seat)`` has a fixed size and is **not** perfect recall: the seat's
   observation (``"observation"``) followed by one number, ``"progress"``, the steps taken so
   far divided by ``max_steps``. What a seat of these games needs to remember is where the cards
@@ -86,8 +90,9 @@ Other observation types (public only, every seat's private information) are not 
 copy cheaply). `state.serialize()` / `game.deserialize_state()` and pyspiel's
 ``serialize_game_and_state`` (and pickle) work: a state serializes as its history and its seed
 and steps, and deserializing replays the steps, giving a state equal in everything (its
-`str()` included). Bundled variants deserialize in any process; a variant of your own rules
-folder needs that folder at the same path and ``register()`` called again.
+`str()` included). Bundled variants deserialize in any process that can import this module; a
+variant of your own rules folder needs that folder at the same path, and ``register()`` called
+again before ``deserialize_game_and_state`` (a pickled game registers it again itself).
 
 `str(state)` is deterministic: the game, the seed, every step, the outcome, then the table as
 each seat sees it; two states with the same history print the same. `state.deckspec_game` is
@@ -264,9 +269,7 @@ class _Spec:
         self.observation_size = self.probe.observation_size
         self.parts = [(key, width) for key, width, *_ in self.probe.observation_parts()]
         self.outcomes = [(k, 1.0 / self.chance_outcomes) for k in range(self.chance_outcomes)]
-
-    def key(self):
-        return (self.variant_name, self.rules, self.short_name, self.params())
+        self.describer = _Describer(self)
 
     def params(self) -> dict:
         """The parameters in canonical form (what the game passes to pyspiel)."""
@@ -302,7 +305,11 @@ _specs: Dict[tuple, _Spec] = {}
 
 
 def _spec_from_key(variant, rules, short_name, params) -> _Spec:
-    key = (variant, rules, short_name, tuple(sorted(params.items())))
+    """The settings of a game, shared by the games and states that have the same. A variant
+    loaded again (`deckspec.load(..., reload=True)`) makes new ones: games made after it play
+    the new rules."""
+    loaded = load(variant, rules)
+    key = (variant, rules, short_name, tuple(sorted(params.items())), id(loaded))
     with _lock:
         found = _specs.get(key)
     if found is None:
@@ -313,20 +320,61 @@ def _spec_from_key(variant, rules, short_name, params) -> _Spec:
 
 
 class _Table:
-    """The native game behind a dealt state. Copied by cloning the native game; pickled as
-    its settings, seed and steps, and rebuilt by replaying them."""
+    """The native game behind a dealt state, and each seat's information-state record once
+    that seat's has been asked for (kept up to date step by step from then on, so asking
+    again costs nothing but joining the lines).
 
-    __slots__ = ("spec", "native")
+    Copied by cloning the native game (and the records: lists of lines, copied shallowly);
+    pickled as its settings, seed and steps, and rebuilt by replaying them (the records are
+    rebuilt when asked for)."""
 
-    def __init__(self, spec: _Spec, native):
+    __slots__ = ("spec", "native", "recall")
+
+    def __init__(self, spec: _Spec, native, recall=None):
         self.spec = spec
         self.native = native
+        # by seat: None, or [lines of the information state string, the last observation]
+        self.recall = recall if recall is not None else [None] * spec.players
 
     def __deepcopy__(self, memo):
-        return _Table(self.spec, self.native.clone())
+        recall = [None if r is None else [list(r[0]), r[1]] for r in self.recall]
+        return _Table(self.spec, self.native.clone(), recall)
 
     def __reduce__(self):
         return (_replay, (self.spec, self.native.seed, list(self.native.steps)))
+
+    def step(self, action: int):
+        """Take `action` for the seat asked (IllegalAction changes nothing) and extend the
+        records kept."""
+        actor = self.native.agent
+        self.native.step(action)
+        for seat, record in enumerate(self.recall):
+            if record is not None:
+                now = self.native.observe(seat)
+                n = len(self.native.steps)
+                record[0].append(self.spec.describer.line(n, actor, action, record[1], now))
+                record[1] = now
+
+    def information_state(self, seat: int) -> str:
+        """The seat's perfect-recall string (module documentation)."""
+        record = self.recall[seat]
+        if record is None:
+            record = self.recall[seat] = self._rebuild(seat)
+        return self.spec.describer.header(seat) + "\n" + "\n".join(record[0])
+
+    def _rebuild(self, seat: int):
+        """The seat's record, by replaying the game from its seed."""
+        spec = self.spec
+        describer = spec.describer
+        replay = spec.deal(self.native.seed)
+        now = replay.observe(seat)
+        lines = ["dealt: " + describer.changes(np.zeros_like(now), now)]
+        for n, action in enumerate(self.native.steps, 1):
+            actor = replay.agent
+            replay.step(action)
+            before, now = now, replay.observe(seat)
+            lines.append(describer.line(n, actor, action, before, now))
+        return [lines, now]
 
 
 def _replay(spec: _Spec, seed: int, steps) -> _Table:
@@ -355,7 +403,8 @@ class DeckspecGame(pyspiel.Game):
     def __init__(self, params=None):
         given = dict(self._game_type.parameter_specification)
         given.update(params or {})
-        spec = _spec_from_key(self._variant, self._rules, self._short_name, {k: given[k] for k in _PARAMETERS})
+        chosen = {k: given[k] for k in _PARAMETERS}
+        spec = _spec_from_key(self._variant, self._rules, self._short_name, chosen)
         self._spec = spec
         if spec.reward == "outcome":
             low, high = -1.0, 1.0
@@ -383,6 +432,10 @@ class DeckspecGame(pyspiel.Game):
         out = self._spec.params()
         out["house_rules"] = dict(self._spec.house_rules)
         return out
+
+    def __reduce__(self):
+        # Pickled as its game string; unpickling registers the variant again if need be.
+        return (_load_registered, (self._short_name, self._variant, self._rules, str(self)))
 
     def new_initial_state(self):
         """The root: a chance node choosing the deal's seed."""
@@ -452,7 +505,7 @@ class DeckspecState(pyspiel.State):
                 raise ValueError(f"the deal is one of 0 to {self._spec.chance_outcomes - 1}, not {action}")
             self._table = _Table(self._spec, self._spec.deal(action))
         else:
-            self._table.native.step(int(action))
+            self._table.step(int(action))
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -526,8 +579,10 @@ class _Describer:
     """What changed in a seat's observation, as text (the information state string)."""
 
     def __init__(self, spec: _Spec):
+        self.short_name = spec.short_name
         self.players = spec.players
         self.slots = spec.probe.slots
+        self.describe = spec.probe.describe
         self.parts = []
         at = 0
         for key, width in spec.parts:
@@ -561,6 +616,15 @@ class _Describer:
                     out.append(f"{key}[{int(i)}]={after[at + i]:g}")
         return " ".join(out)
 
+    def header(self, seat: int) -> str:
+        return f"{self.short_name} · {self.players} players · p{seat}"
+
+    def line(self, n: int, actor: int, action: int, before, after) -> str:
+        """Step `n`: `actor` took `action`, and what changed in the seat's view."""
+        text = f"{n}. p{actor} {self.describe(action)}"
+        seen = self.changes(before, after)
+        return f"{text} | {seen}" if seen else text
+
 
 class DeckspecObserver:
     """A PyObserver (OpenSpiel's python/observation.py): `tensor` and `dict` are filled by
@@ -571,7 +635,8 @@ class DeckspecObserver:
         if params:
             raise ValueError(f"deckspec observers take no parameters, not {params}")
         if iig_obs_type is not None:
-            if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            single = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+            if not iig_obs_type.public_info or not single:
                 raise ValueError(
                     "deckspec offers the seat's own view only (public_info=True, "
                     "private_info=SINGLE_PLAYER)"
@@ -583,7 +648,6 @@ class DeckspecObserver:
         self.dict = {"observation": self.tensor[:n]}
         if self.perfect_recall:
             self.dict["progress"] = self.tensor[n:]
-        self._describer = None
 
     def set_from(self, state: DeckspecState, player: int):
         """Fill `tensor` with `state` as `player` sees it (zeros before the deal)."""
@@ -597,32 +661,12 @@ class DeckspecObserver:
 
     def string_from(self, state: DeckspecState, player: int) -> str:
         """The table as `player` sees it, or (perfect recall) the seat's whole history."""
-        native = state.deckspec_game
+        table = state._table
         if not self.perfect_recall:
-            return "deal pending" if native is None else native.render(player)
-        return self._history(native, player)
-
-    def _history(self, native, player: int) -> str:
-        spec = self._spec
-        lines = [f"{spec.short_name} · {spec.players} players · p{player}"]
-        if native is None:
-            lines.append("deal pending")
-            return "\n".join(lines)
-        if self._describer is None:
-            self._describer = _Describer(spec)
-        describe = self._describer.changes
-        replay = spec.deal(native.seed)
-        before = np.zeros(spec.observation_size, np.float32)
-        now = replay.observe(player)
-        lines.append("dealt: " + describe(before, now))
-        for n, action in enumerate(native.steps, 1):
-            actor = replay.agent
-            replay.step(action)
-            before, now = now, replay.observe(player)
-            seen = describe(before, now)
-            text = f"{n}. p{actor} {spec.probe.describe(action)}"
-            lines.append(f"{text} | {seen}" if seen else text)
-        return "\n".join(lines)
+            return "deal pending" if table is None else table.native.render(player)
+        if table is None:
+            return self._spec.describer.header(player) + "\ndeal pending"
+        return table.information_state(player)
 
 
 # --- registration -------------------------------------------------------------------------
@@ -640,7 +684,9 @@ def register(variant: str, rules: Optional[str] = None, short_name: Optional[str
         if name in _registered:
             if _registered[name] == (variant, folder):
                 return name
-            raise ValueError(f"{name} is registered already, for {_registered[name]}: pass another short_name")
+            raise ValueError(
+                f"{name} is registered already, for {_registered[name]}: pass another short_name"
+            )
         if name in pyspiel.registered_names():
             raise ValueError(f"{name} is one of pyspiel's games already: pass another short_name")
         low, high = loaded.players
@@ -676,6 +722,12 @@ def register(variant: str, rules: Optional[str] = None, short_name: Optional[str
         pyspiel.register_game(game_type, cls)
         _registered[name] = (variant, folder)
     return name
+
+
+def _load_registered(short_name: str, variant: str, rules: Optional[str], game_string: str):
+    """A pickled game: its variant registered (as when pickled) and its game string loaded."""
+    register(variant, rules, short_name)
+    return pyspiel.load_game(game_string)
 
 
 def registered() -> Dict[str, Tuple[str, Optional[str]]]:

@@ -27,6 +27,9 @@ create_exception!(
     "A rule or bot script failed, or a rules folder did not load."
 );
 
+/// The largest saved game `restore` reads.
+const MAX_SAVED_BYTES: usize = 64 << 20;
+
 /// The longest house-rule list a caller may give (each value is checked by the variant).
 const MAX_HOUSE_RULE_ITEMS: usize = 1024;
 
@@ -174,6 +177,20 @@ impl LoadedVariant {
             .as_ref()
             .map(|b| b.levels().map(str::to_string).collect())
             .unwrap_or_default()
+    }
+
+    /// A game saved by `Game.save()` made again (checked against this variant).
+    fn restore(&self, saved: &str) -> PyResult<Game> {
+        if saved.len() > MAX_SAVED_BYTES {
+            return Err(PyValueError::new_err(format!(
+                "a saved game is at most {MAX_SAVED_BYTES} bytes, not {}",
+                saved.len()
+            )));
+        }
+        let saved: deckspec::agents::SavedEnv = serde_json::from_str(saved)
+            .map_err(|e| PyValueError::new_err(format!("not a saved deckspec game: {e}")))?;
+        let env = Env::restore(self.variant.clone(), saved).map_err(env_error)?;
+        Ok(Game { env })
     }
 
     /// A new game, dealt.
@@ -422,6 +439,13 @@ impl Game {
             .map(|(n, v)| (n.clone(), written(v)))
             .collect();
         self.env.scenario(title, &written).map_err(env_error)
+    }
+
+    /// The whole game as JSON text (the deal, where the round stands, the steps, the bots'
+    /// memories): `variant.restore(text)` makes it again.
+    fn save(&self) -> PyResult<String> {
+        serde_json::to_string(&self.env.save())
+            .map_err(|e| RulesError::new_err(format!("the game does not save: {e}")))
     }
 
     /// A copy that goes on independently.

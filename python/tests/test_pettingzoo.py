@@ -74,6 +74,30 @@ class Behaviour(unittest.TestCase):
                 self.assertEqual(a.game.steps, b.game.steps)
                 self.assertEqual(a.game.scenario("t"), b.game.scenario("t"))
 
+    def test_a_saved_game_restores_and_goes_on_the_same(self):
+        for name in variants():
+            with self.subTest(variant=name):
+                variant = deckspec.load(name)
+                game = variant.game(2, seed=9)
+                rng = np.random.default_rng(9)
+                for _ in range(40):
+                    if game.done:
+                        break
+                    legal = game.legal()
+                    game.step(legal[int(rng.integers(len(legal)))])
+                copy = variant.restore(game.save())
+                self.assertEqual((copy.legal(), copy.steps, copy.agent), (game.legal(), game.steps, game.agent))
+                while not game.done:
+                    legal = game.legal()
+                    action = legal[int(rng.integers(len(legal)))]
+                    game.step(action)
+                    copy.step(action)
+                self.assertEqual(copy.scenario("t"), game.scenario("t"))
+        with self.assertRaises(ValueError):
+            deckspec.load("golf").restore("{}")
+        with self.assertRaises(ValueError):
+            deckspec.load("golf").restore(deckspec.load("cambia").game(2).save())
+
     def test_rewards_come_at_the_end_and_follow_the_outcome(self):
         for name in variants():
             for reward in ("outcome", "score"):

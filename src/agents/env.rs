@@ -4,11 +4,14 @@
 
 use super::actions::{ActionSpace, PASS};
 use super::observe::Layout;
-use crate::kernel::{Action, Candidates, Game, NewGameError, RuleError, Rules, Seat, Value};
+use crate::kernel::{
+    Action, Candidates, Game, NewGameError, RuleError, Rules, SavedGame, Seat, Value,
+};
 use crate::script::Variant;
 use crate::script::bots::Bot;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// Steps after which a game is cut short (`truncated`) unless the caller says otherwise.
@@ -22,7 +25,7 @@ pub const MAX_SLOTS: usize = 64;
 const MAX_IDLE_TIMERS: usize = 10_000;
 
 /// How the end of a game is rewarded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Reward {
     /// +1 to each winner, -1 to every other seat; 0 to all in a draw.
     Outcome,
@@ -32,7 +35,7 @@ pub enum Reward {
 }
 
 /// What a game for agents is made with.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Config {
     /// The players' names, in seat order.
     pub players: Vec<String>,
@@ -99,7 +102,7 @@ impl From<RuleError> for EnvError {
 }
 
 /// One thing that changed the game: what replaying it needs (`pass`es change no game).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Move {
     /// An action the rules accepted.
     Act(Action),
@@ -109,7 +112,7 @@ pub enum Move {
 
 /// The round in progress: the seats in the order they are asked, where it stands, and each
 /// seat's legal actions in the game as it stands (worked out when first needed).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct Round {
     order: Vec<Seat>,
     /// The position in `order` of the seat asked now.
@@ -124,6 +127,23 @@ struct Round {
     passed: u32,
     /// Whether the seat asked may pass (worked out when it is asked).
     may_pass: bool,
+}
+
+/// A game for agents as data (`Env::save`, `Env::restore`): the game itself, the round where
+/// it stands, the steps so far and the bots' memories.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SavedEnv {
+    config: Config,
+    game: SavedGame,
+    /// The round: its order, position and passes (its legal actions are worked out again).
+    order: Vec<Seat>,
+    at: usize,
+    passed: u32,
+    steps: Vec<usize>,
+    moves: Vec<Move>,
+    truncated: Option<String>,
+    bots: Vec<Option<Bot>>,
+    rng: ChaCha8Rng,
 }
 
 /// A game for agents (see the module's documentation and python/README.md, "The model").
@@ -153,22 +173,8 @@ pub struct Env {
 impl Env {
     /// A new game of `variant`, dealt, with the first seat asked.
     pub fn new(variant: Arc<Variant>, config: Config) -> Result<Env, EnvError> {
+        check(&config)?;
         let players = config.players.len();
-        if !(1..=crate::kernel::limits::MAX_PLAYERS).contains(&players) {
-            return Err(EnvError::Setting(format!(
-                "{players} players: a game has 1 to {}",
-                crate::kernel::limits::MAX_PLAYERS
-            )));
-        }
-        if !(1..=MAX_SLOTS).contains(&config.slots) {
-            return Err(EnvError::Setting(format!(
-                "slots is from 1 to {MAX_SLOTS}, not {}",
-                config.slots
-            )));
-        }
-        if config.max_steps == 0 {
-            return Err(EnvError::Setting("max_steps is at least 1".into()));
-        }
         let table = variant.table().clone();
         let slots = config.slots.min(table.max_hand_slots);
         let mut game = Game::new(
@@ -194,9 +200,134 @@ impl Env {
             seen: Vec::new(),
         };
         env.new_round()?;
+        env.trim_events();
         Ok(env)
     }
 
+    /// The game as data: `restore` makes it again, exactly (JSON through serde).
+    pub fn save(&self) -> SavedEnv {
+        SavedEnv {
+            config: self.config.clone(),
+            game: self.game.save(),
+            order: self.round.order.clone(),
+            at: self.round.at,
+            passed: self.round.passed,
+            steps: self.steps.clone(),
+            moves: self.moves.clone(),
+            truncated: self.truncated.clone(),
+            bots: self.bots.clone(),
+            rng: self.rng.clone(),
+        }
+    }
+
+    /// A saved game of `variant` made again. Everything is checked against the variant (the
+    /// game fits its table, the round names its seats, each bot sits in its own seat), and the
+    /// seat asked has its legal actions worked out anew: a saved game cannot make an illegal
+    /// action legal.
+    pub fn restore(variant: Arc<Variant>, saved: SavedEnv) -> Result<Env, EnvError> {
+        check(&saved.config)?;
+        let config = saved.config;
+        let players = config.players.len();
+        let table = variant.table().clone();
+        let game = Game::restore(table.clone(), saved.game)?;
+        let bad = |what: &str| {
+            Err(EnvError::Setting(format!(
+                "a saved game that does not fit: {what}"
+            )))
+        };
+        if game.state.player_count() != players || *game.state.players != config.players {
+            return bad("its players");
+        }
+        let mut order = saved.order.clone();
+        order.sort_unstable();
+        if order != (0..players).map(|s| Seat(s as u8)).collect::<Vec<_>>() || saved.at > players {
+            return bad("its round");
+        }
+        if saved.bots.len() != players
+            || saved.bots.iter().enumerate().any(|(i, b)| {
+                b.as_ref().is_some_and(|b| {
+                    b.seat.index() != i
+                        || b.forgotten.len() != game.state.cards.len()
+                        || variant
+                            .bots
+                            .as_ref()
+                            .is_none_or(|book| book.levels().all(|l| l != b.level))
+                })
+            })
+        {
+            return bad("its bots");
+        }
+        if saved.passed >> players != 0 {
+            return bad("its passes");
+        }
+        let slots = config.slots.min(table.max_hand_slots);
+        let mut env = Env {
+            space: Arc::new(ActionSpace::new(&table, players, slots)),
+            layout: Arc::new(Layout::new(&table, players, slots)),
+            rng: saved.rng,
+            bots: saved.bots,
+            variant,
+            config,
+            game,
+            round: Round {
+                order: saved.order,
+                at: saved.at,
+                legal: vec![None; players],
+                can_act: vec![None; players],
+                passed: saved.passed,
+                may_pass: false,
+            },
+            steps: saved.steps,
+            moves: saved.moves,
+            truncated: saved.truncated,
+            candidates: Candidates::default(),
+            seen: Vec::new(),
+        };
+        if !env.done() && !env.next_offered()? {
+            env.new_round()?;
+        }
+        Ok(env)
+    }
+
+    /// Keep only the events a bot has not observed yet (none when no bot sits): a long game's
+    /// memory stays bounded. A bot made later remembers what its seat knows from then on.
+    fn trim_events(&mut self) {
+        let upto = self
+            .bots
+            .iter()
+            .flatten()
+            .map(Bot::seen)
+            .min()
+            .unwrap_or(usize::MAX)
+            .min(self.game.event_count());
+        self.game.forget_events_before(upto);
+    }
+}
+
+/// A config's settings in their ranges.
+fn check(config: &Config) -> Result<(), EnvError> {
+    {
+        let players = config.players.len();
+        if !(1..=crate::kernel::limits::MAX_PLAYERS).contains(&players) {
+            return Err(EnvError::Setting(format!(
+                "{players} players: a game has 1 to {}",
+                crate::kernel::limits::MAX_PLAYERS
+            )));
+        }
+        if !(1..=MAX_SLOTS).contains(&config.slots) {
+            return Err(EnvError::Setting(format!(
+                "slots is from 1 to {MAX_SLOTS}, not {}",
+                config.slots
+            )));
+        }
+        if config.max_steps == 0 {
+            return Err(EnvError::Setting("max_steps is at least 1".into()));
+        }
+    }
+    Ok(())
+}
+
+impl Env {
     /// A game made by `config` and taken through these steps again.
     pub fn replay(variant: Arc<Variant>, config: Config, steps: &[usize]) -> Result<Env, EnvError> {
         let mut env = Env::new(variant, config)?;
@@ -359,6 +490,7 @@ impl Env {
         if !self.done() && self.steps.len() >= self.config.max_steps {
             self.truncated = Some(format!("{} steps", self.config.max_steps));
         }
+        self.trim_events();
         Ok(())
     }
 

@@ -7,5 +7,5 @@ pub mod env;
 pub mod observe;
 
 pub use actions::{ActionSpace, PASS};
-pub use env::{Config, Env, EnvError, Move, Reward};
+pub use env::{Config, Env, EnvError, Move, Reward, SavedEnv};
 pub use observe::Layout;

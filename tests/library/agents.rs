@@ -108,6 +108,17 @@ fn every_variant_plays_to_an_end_and_replays_from_its_steps() {
             let env = play(&variant, players, seed);
             assert!(env.done());
             ended += usize::from(env.is_over());
+            // Saved halfway as JSON and restored, a game goes on as the original did.
+            let half = &env.steps()[..env.steps().len() / 2];
+            let mid = Env::replay(variant.clone(), env.config().clone(), half).unwrap();
+            let json = serde_json::to_string(&mid.save()).unwrap();
+            let mut restored =
+                Env::restore(variant.clone(), serde_json::from_str(&json).unwrap()).unwrap();
+            assert_eq!(restored.legal(), mid.legal());
+            for &s in &env.steps()[half.len()..] {
+                restored.step(s).unwrap();
+            }
+            assert_eq!(restored.moves(), env.moves());
             let again = Env::replay(variant.clone(), env.config().clone(), env.steps()).unwrap();
             assert_eq!(again.moves(), env.moves());
             assert_eq!(
