@@ -110,6 +110,14 @@ pub enum Move {
     Time,
 }
 
+/// A move as the game keeps it: an action by its number (every action a game for agents takes
+/// is one of its numbers), so that copying a game copies plain numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+enum Mark {
+    Act { seat: Seat, index: usize },
+    Time,
+}
+
 /// The round in progress: the seats in the order they are asked, where it stands, and each
 /// seat's legal actions in the game as it stands (worked out when first needed).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -140,7 +148,7 @@ pub struct SavedEnv {
     at: usize,
     passed: u32,
     steps: Vec<usize>,
-    moves: Vec<Move>,
+    moves: Vec<Mark>,
     truncated: Option<String>,
     bots: Vec<Option<Bot>>,
     rng: ChaCha8Rng,
@@ -158,7 +166,7 @@ pub struct Env {
     /// Every step's action number, in order: the game replays from the config and these.
     steps: Vec<usize>,
     /// What changed the game, in order.
-    moves: Vec<Move>,
+    moves: Vec<Mark>,
     /// The game is cut short: too many steps, or stuck (no seat can act and no timer runs).
     truncated: Option<String>,
     /// The variant's bots by seat, made when first asked.
@@ -261,8 +269,18 @@ impl Env {
             return bad("its passes");
         }
         let slots = config.slots.min(table.max_hand_slots);
+        let space = ActionSpace::new(&table, players, slots);
+        let fits = |m: &Mark| match *m {
+            Mark::Act { seat, index } => {
+                seat.index() < players && index != PASS && index < space.len()
+            }
+            Mark::Time => true,
+        };
+        if !saved.moves.iter().all(fits) || saved.steps.iter().any(|&i| i >= space.len()) {
+            return bad("its moves");
+        }
         let mut env = Env {
-            space: Arc::new(ActionSpace::new(&table, players, slots)),
+            space: Arc::new(space),
             layout: Arc::new(Layout::new(&table, players, slots)),
             rng: saved.rng,
             bots: saved.bots,
@@ -368,8 +386,14 @@ impl Env {
     }
 
     /// What changed the game, in order.
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
+    pub fn moves(&self) -> Vec<Move> {
+        self.moves
+            .iter()
+            .filter_map(|m| match *m {
+                Mark::Act { seat, index } => self.space.action(index, seat).map(Move::Act),
+                Mark::Time => Some(Move::Time),
+            })
+            .collect()
     }
 
     /// The seat asked now; `None` once the game is over or cut short.
@@ -472,7 +496,7 @@ impl Env {
             // Refused or failed, the game is as it was: so is everything here.
             self.game.apply(&*self.variant, &action)?;
             self.steps.push(index);
-            self.moves.push(Move::Act(action));
+            self.moves.push(Mark::Act { seat, index });
         } else {
             self.round.passed |= seat.bit();
             self.round.at += 1;
@@ -501,7 +525,7 @@ impl Env {
             return Ok(());
         }
         self.game.run_out(&*self.variant)?;
-        self.moves.push(Move::Time);
+        self.moves.push(Mark::Time);
         self.new_round()
     }
 
@@ -541,7 +565,7 @@ impl Env {
                 return Ok(());
             }
             self.game.run_out(&*self.variant)?;
-            self.moves.push(Move::Time);
+            self.moves.push(Mark::Time);
         }
     }
 
@@ -743,7 +767,7 @@ impl Env {
         )?;
         game.start(&recorder)?;
         recorder.start(&game, self.config.seed);
-        for m in &self.moves {
+        for m in &self.moves() {
             match m {
                 Move::Act(action) => game.apply(&recorder, action)?,
                 Move::Time => {
