@@ -145,15 +145,7 @@ impl<'v> Session<'v> {
     }
 
     fn act(&mut self, line: &str) -> Result<Reply, String> {
-        use crate::spec::ast::{StepBody, StepKind};
-        let me = &self.game.state.players[self.me.index()];
-        let text = format!("{me} does {line}");
-        let body = crate::spec::parse::parse_step_body(&text, 0, StepKind::When)
-            .map_err(|p| format!("`{line}`: {}", p.message))?;
-        let StepBody::Does { action, .. } = body else {
-            return Err(format!("`{line}` is not an action"));
-        };
-        let action = crate::spec::runner::action_for(&self.game, self.me, &action)?;
+        let action = command_action(&self.game, self.me, line)?;
         let table = &self.game.table;
         if table.action_index(&action.name).is_none() {
             let hint =
@@ -405,6 +397,24 @@ fn card_text(card: &Option<CardView>) -> String {
             format!("{rank}{suit}")
         }
     }
+}
+
+/// The action `line` means for `seat` now, in the scenario's action syntax (the step after
+/// `<player> does`): what a person types at `deckspec play` and an agent's caller names.
+pub fn command_action(
+    game: &Game,
+    seat: Seat,
+    line: &str,
+) -> Result<crate::kernel::Action, String> {
+    use crate::spec::ast::{StepBody, StepKind};
+    let me = &game.state.players[seat.index()];
+    let text = format!("{me} does {line}");
+    let body = crate::spec::parse::parse_step_body(&text, 0, StepKind::When)
+        .map_err(|p| format!("`{line}`: {}", p.message))?;
+    let StepBody::Does { action, .. } = body else {
+        return Err(format!("`{line}` is not an action"));
+    };
+    crate::spec::runner::action_for(game, seat, &action)
 }
 
 /// The table as `me` may see it in `view`: phase, turn, timers, piles and every hand.

@@ -727,15 +727,7 @@ impl Env {
     /// The action number of `command` (as a scenario writes it after `<player> does`, or as
     /// `deckspec play` takes it) for the seat asked now.
     pub fn command_index(&self, seat: Seat, command: &str) -> Result<usize, String> {
-        use crate::spec::ast::{StepBody, StepKind};
-        let name = &self.game.state.players[seat.index()];
-        let text = format!("{name} does {command}");
-        let body = crate::spec::parse::parse_step_body(&text, 0, StepKind::When)
-            .map_err(|p| format!("`{command}`: {}", p.message))?;
-        let StepBody::Does { action, .. } = body else {
-            return Err(format!("`{command}` is not an action"));
-        };
-        let action = crate::spec::runner::action_for(&self.game, seat, &action)?;
+        let action = crate::play::command_action(&self.game, seat, command)?;
         self.space.index_of(&action).ok_or_else(|| {
             format!(
                 "`{command}` has no action number (a slot past {} or an argument no form of `{}` takes)",
