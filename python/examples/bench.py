@@ -3,6 +3,8 @@
 
 A step is one call of the API's step (an action or a pass; in OpenSpiel, the root's deal too).
 The agent picks uniformly among the legal actions, as a learning agent's exploration would.
+Through PettingZoo it reads the int8 action mask as booleans (a view, no copy), since numpy's
+nonzero is several times slower on int8; `--mask-as-given` measures it on the int8 mask.
 """
 
 import argparse
@@ -33,7 +35,7 @@ def native(name, players, seconds):
     return steps, games, time.process_time() - start
 
 
-def pettingzoo(name, players, seconds):
+def pettingzoo(name, players, seconds, mask_as_given=False):
     from deckspec.pettingzoo import env
 
     e = env(name, players=players, seed=0)
@@ -46,7 +48,10 @@ def pettingzoo(name, players, seconds):
             if terminated or truncated:
                 e.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            # The mask read as booleans (a view, no copy): numpy's nonzero is several times
+            # slower on int8 (about 9 µs for Cambia's 4,687 actions, against 1.3 µs).
+            mask = obs["action_mask"]
+            legal = np.flatnonzero(mask if mask_as_given else mask.view(np.bool_))
             e.step(int(legal[rng.integers(len(legal))]))
             steps += 1
         games += 1
@@ -82,13 +87,21 @@ def main():
     parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per variant and API")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--api", action="append", choices=["native", "pettingzoo", "openspiel"])
+    parser.add_argument(
+        "--mask-as-given",
+        action="store_true",
+        help="PettingZoo's agent runs np.flatnonzero on the int8 mask itself, not on a boolean view of it",
+    )
     args = parser.parse_args()
     apis = args.api or ["native", "pettingzoo", "openspiel"]
     for name in args.variants or deckspec.variants():
         low, high = deckspec.load(name).players
         players = min(max(args.players, low), high)
         for api in apis:
-            steps, games, cpu = globals()[api](name, players, args.seconds)
+            if api == "pettingzoo":
+                steps, games, cpu = pettingzoo(name, players, args.seconds, args.mask_as_given)
+            else:
+                steps, games, cpu = globals()[api](name, players, args.seconds)
             print(f"{name:8} {api:10} {players} players: {steps / cpu:9,.0f} steps/s ({steps} steps, {games} games, {cpu:.1f} s CPU)", flush=True)
 
 

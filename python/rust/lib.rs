@@ -12,6 +12,12 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use std::path::Path;
 use std::sync::Arc;
 
+// The module's own allocations (rule scripts make many small values) through mimalloc, as the
+// `deckspec` program's are: Python's objects keep Python's allocator, and every Rust value
+// (arrays handed to numpy included) is freed by the allocator that made it.
+#[global_allocator]
+static ALLOCATOR: deckspec::allocator::Allocator = deckspec::allocator::Allocator;
+
 include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
 
 create_exception!(

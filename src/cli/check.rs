@@ -86,6 +86,12 @@ pub fn summary(v: &Variant) -> String {
         format!("bots: {}{}", levels.join(", "), inherited(&v.bots_from))
     });
     parts.push(format!("{} players", v.table().players));
+    // Actions whose legality is checked up to their first change (rules/README.md).
+    parts.push(format!(
+        "checked early: {} of {}",
+        v.checked_until_change().len(),
+        counted(v.table().actions.len(), "action")
+    ));
     let (compiled, total) = v.compiled_counts();
     parts.push(format!(
         "{compiled} of {total} functions compiled ({} into their callers)",

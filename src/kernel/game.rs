@@ -102,6 +102,20 @@ pub trait Rules {
     /// Apply a player's action, or refuse it with [`RuleError::Refused`]. Called by `Game::apply`
     /// inside the checked transition, after the kernel checked the seat and the action's name.
     fn act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError>;
+    /// Run `action` only as far as it takes to know whether `act` would accept it: `Ok` when it
+    /// would, the refusal when it would not. Called by `Game::accepts` inside a transition that
+    /// is always undone, so it may leave the game half changed (rules that know an action
+    /// refuses only before it first changes the game stop there). The default runs `act`.
+    fn try_act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError> {
+        self.act(game, action)
+    }
+    /// Whether `try_act` of `action` never changes the game (it stops before its first change,
+    /// and refuses or fails only before it): `Game::accepts` then runs it on the game itself,
+    /// with no copy to undo it. The default is the safe answer.
+    fn try_act_changes_nothing(&self, action: &Action) -> bool {
+        let _ = action;
+        false
+    }
     /// React to a timer that ran out (it is already removed, and the clock is at its deadline).
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError>;
     /// A player's current hand points.
@@ -588,8 +602,9 @@ impl Game {
     }
 
     /// Whether the rules would accept `action` now, with the game left exactly as it is either
-    /// way: the action runs inside the checked transition, which is then undone (its events are
-    /// not kept). Cheaper than trying it on a copy: one copy of the state, not two.
+    /// way: the action runs (as far as `Rules::try_act` needs) inside the checked transition,
+    /// which is then undone (its events are not kept). Cheaper than trying it on a copy: one
+    /// copy of the state, not two.
     pub fn accepts(&mut self, rules: &dyn Rules, action: &Action) -> Result<bool, RuleError> {
         if self.is_over()
             || action.seat.index() >= self.state.player_count()
@@ -599,9 +614,28 @@ impl Game {
         }
         let keep = self.keep_events;
         self.keep_events = false;
+        if rules.try_act_changes_nothing(action) {
+            let outer = std::mem::take(&mut self.step);
+            #[cfg(debug_assertions)]
+            let before = self.state.clone();
+            let tried = rules.try_act(self, action);
+            #[cfg(debug_assertions)]
+            debug_assert!(
+                self.state == before,
+                "checking `{}` changed the game",
+                action.name
+            );
+            self.step = outer;
+            self.keep_events = keep;
+            return match tried {
+                Ok(()) => Ok(true),
+                Err(RuleError::Fault { message, pos }) => Err(RuleError::Fault { message, pos }),
+                Err(_) => Ok(false),
+            };
+        }
         let mut accepted = false;
         let tried: Result<(), RuleError> = self.transact(|g| {
-            rules.act(g, action)?;
+            rules.try_act(g, action)?;
             accepted = true;
             // Undone like a refusal: the transition puts the game back.
             Err(RuleError::Refused(String::new()))

@@ -12,6 +12,7 @@ mod bots;
 mod engines;
 mod fuzz_rules;
 mod fuzz_scenarios;
+mod legality;
 mod memory;
 mod parse;
 mod properties;

@@ -781,7 +781,7 @@ fn a_variant_extending_cambia_inherits_hooks_rulebook_and_bots() {
     assert_eq!(
         run.stdout,
         format!(
-            "ok     {rules}/cambia3: extends cambia · 7 actions · 118 rules (inherited from cambia) · bots: easy, medium, hard, expert (inherited from cambia) · 2 to 12 players · 29 of 29 functions compiled (12 into their callers)\n\
+            "ok     {rules}/cambia3: extends cambia · 7 actions · 118 rules (inherited from cambia) · bots: easy, medium, hard, expert (inherited from cambia) · 2 to 12 players · checked early: 5 of 7 actions · 29 of 29 functions compiled (12 into their callers)\n\
              checked 1 variant and 1 file (3 scenarios): 0 problems\n"
         )
     );
@@ -810,7 +810,7 @@ fn check_takes_feature_files_and_a_rules_folder() {
         &["check", "tests/cli/passing.feature"],
         0,
         &[
-            "ok     rules/cambia: 7 actions · 118 rules · bots: easy, medium, hard, expert · 2 to 12 players · 29 of 29 functions compiled (12 into their callers)\n",
+            "ok     rules/cambia: 7 actions · 118 rules · bots: easy, medium, hard, expert · 2 to 12 players · checked early: 5 of 7 actions · 29 of 29 functions compiled (12 into their callers)\n",
             "checked 1 variant and 1 file (2 scenarios): 0 problems\n",
         ],
     );
@@ -863,7 +863,7 @@ fn check_finds_calls_of_functions_that_exist_nowhere() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stdout,
-        "ERROR  spec-tests/invalid/variants/api_typo: 1 action · 1 rule · no bots · 1 to 32 players · 4 of 4 functions compiled (1 into their callers)
+        "ERROR  spec-tests/invalid/variants/api_typo: 1 action · 1 rule · no bots · 1 to 32 players · checked early: 1 of 1 action · 4 of 4 functions compiled (1 into their callers)
   × `topp` is not a function of the game: did you mean `top` (game.top(\"pile\"))? (no script defines it)
     ╭─[spec-tests/invalid/variants/api_typo/rules.rhai:17:21]
  16 │ fn on_draw(game, p, args) {
@@ -888,7 +888,7 @@ fn check_finds_names_written_as_literals_that_the_variant_does_not_declare() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stdout,
-        "ERROR  spec-tests/invalid/variants/name_typo: 1 action · 1 rule · no bots · 1 to 32 players · 4 of 4 functions compiled (1 into their callers)
+        "ERROR  spec-tests/invalid/variants/name_typo: 1 action · 1 rule · no bots · 1 to 32 players · checked early: 1 of 1 action · 4 of 4 functions compiled (1 into their callers)
   × `dekc` is not a pile of name_typo: did you mean `deck`?
     ╭─[spec-tests/invalid/variants/name_typo/rules.rhai:17:25]
  16 │ fn on_draw(game, p, args) {
@@ -950,7 +950,7 @@ fn check_names_the_functions_left_to_the_interpreter_and_both_engines_run_them()
         &["check", "--rules", "tests/engines/rules", scenario],
         0,
         &[
-            "ok     tests/engines/rules/trying: 1 action · 1 rule · no bots · 1 to 32 players · 2 of 4 functions compiled (1 into their callers)\n",
+            "ok     tests/engines/rules/trying: 1 action · 1 rule · no bots · 1 to 32 players · checked early: 0 of 1 action · 2 of 4 functions compiled (1 into their callers)\n",
             "       interpreted: on_draw/3: calls `top_or_refuse/1`, which is interpreted\n",
             "       interpreted: top_or_refuse/1: `try` is not compiled (line 14)\n",
             "checked 1 variant and 1 file (1 scenario): 0 problems\n",

@@ -5,6 +5,7 @@
 
 pub(crate) mod api;
 pub(crate) mod bot_natives;
+pub(crate) mod effects;
 pub mod error;
 pub mod files;
 pub(crate) mod items;

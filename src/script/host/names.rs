@@ -227,7 +227,7 @@ macro_rules! named {
                 let $arg = rest.next().and_then(|d| take!($ty, d))?;
                 let $arg = name_view!($ty $(($kind))?, $arg);
             )*
-            entry_body!(first, rest, $recv: $rty, $body)
+            entry_body!($name, first, rest, $recv: $rty, $body)
         };
         $crate::script::host::natives::Native {
             name: $name,
@@ -244,7 +244,7 @@ macro_rules! named {
                     $(
                         let $arg = named_arg!($ty, rest.next(), given);
                     )*
-                    entry_body!(first, rest, $recv: $rty, $body)
+                    entry_body!($name, first, rest, $recv: $rty, $body)
                 },
                 in_place: !$crate::script::host::names::any_true(&[$(consumes_besides_name!($ty)),*]),
             }),

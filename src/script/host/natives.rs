@@ -7,6 +7,7 @@ use super::api::{
     house_rule, loc, opt_card, pile_id, pile_named, refusal, seat, set_timer, slot_index,
     unknown_var,
 };
+use super::effects;
 use super::items::{self, ItemsFn};
 use super::names::{
     Named, consumes_besides_name, is_name, name_view, named, named_arg, named_kind, param_ty,
@@ -330,7 +331,7 @@ macro_rules! entry_args {
 /// the receiver read, the body run and its value made a `Dynamic`. The body is a closure's, so
 /// that its `?` returns its error.
 macro_rules! entry_body {
-    ($first:ident, $rest:ident, $recv:ident: $rty:ident, $body:expr) => {{
+    ($name:literal, $first:ident, $rest:ident, $recv:ident: $rty:ident, $body:expr) => {{
         if $rest.next().is_some() {
             return None;
         }
@@ -338,7 +339,14 @@ macro_rules! entry_body {
         let $recv = view!($rty, $recv);
         // A closure of its own, so that the body's `?` gives its error, not `None`.
         #[allow(clippy::redundant_closure_call)]
-        let result = (|| -> Result<_, Box<rhai::EvalAltResult>> { $body })();
+        let result = (|| -> Result<_, Box<rhai::EvalAltResult>> {
+            // An entry that changes the game stops a legality check there (`api::changing`).
+            const CHANGES_GAME: bool = $crate::script::host::effects::changes_game($name);
+            if CHANGES_GAME {
+                $crate::script::host::effects::changing()?;
+            }
+            $body
+        })();
         Some(result.map(rhai::Dynamic::from))
     }};
 }
@@ -353,7 +361,7 @@ macro_rules! native {
                 let $arg = rest.next().and_then(|d| take!($ty, d))?;
                 let $arg = view!($ty, $arg);
             )*
-            entry_body!(first, rest, $recv: $rty, $body)
+            entry_body!($name, first, rest, $recv: $rty, $body)
         };
         $crate::script::host::natives::Native {
             name: $name,
@@ -440,6 +448,7 @@ fn card_located(g: &mut Game, c: Card) -> R<Dynamic> {
 
 /// `game.reveal_all(card)`.
 fn card_reveal_all(g: &mut Game, c: Card) -> R<Dynamic> {
+    effects::changing()?;
     let c = card(g, c)?;
     g.state.reveal_to_all(c);
     Ok(Dynamic::UNIT)
@@ -493,6 +502,7 @@ pub(crate) fn game_var(game: &Game, i: usize) -> Dynamic {
 
 /// `game.set(name, v)`, the variable declared `i`-th found.
 pub(crate) fn set_game_var(game: &mut Game, i: usize, v: &Dynamic) -> R<()> {
+    effects::changing()?;
     // Game variables are in every player's view.
     let everyone = (1u32 << game.state.player_count()) - 1;
     let value = api::to_variable(game, v, everyone, &game.table.game_vars[i].0)?;
@@ -511,6 +521,7 @@ pub(crate) fn player_var(game: &Game, s: Seat, i: usize) -> Dynamic {
 
 /// `game.pset(p, name, v)`, the player in seat `s` and the variable declared `i`-th found.
 pub(crate) fn set_player_var(game: &mut Game, s: Seat, i: usize, v: &Dynamic) -> R<()> {
+    effects::changing()?;
     let readers = if game
         .table
         .public_player_vars

@@ -4,6 +4,7 @@
 //! The variant loader and the bots' loader both stand on this.
 
 pub(crate) mod lint;
+pub(crate) mod refusals;
 
 use super::host::error::{ConfigProblem, SourceDiagnostic, VariantError, locate};
 use super::host::files::{MAX_YAML_DEPTH, RulesRoot, check_yaml_depth};

@@ -444,6 +444,11 @@ impl Variant {
         let extends = chain
             .get(1)
             .map(|l| link_name(l).unwrap_or_default().to_string());
+        let refusals_first = super::super::sources::refusals::refusals_first(&ast, &modules);
+        let checked_until_change = action_hooks
+            .iter()
+            .map(|hook| refusals_first.contains(&(hook.clone(), 3)))
+            .collect();
         Ok(Variant {
             name: file.name.clone(),
             dir: dir.to_path_buf(),
@@ -477,6 +482,7 @@ impl Variant {
                     (hook, compiled)
                 })
                 .collect(),
+            checked_until_change,
             hooks,
             entry,
             // Counting nodes needs the interpreter's debugger hooks.

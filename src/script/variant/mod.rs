@@ -15,6 +15,7 @@ use super::bots;
 use super::compiled;
 use super::compiled::COMPILED_LIMITS;
 use super::host::api::{self, GameHandle, Player};
+use super::host::effects;
 use super::host::error::SourceDiagnostic;
 use super::host::{EngineKind, panic_text, script_error, stopped_by_limit, with_deadline};
 use crate::kernel::{Action, Game, RuleError, Rules, Seat, Table, Timer};
@@ -81,6 +82,9 @@ pub struct Variant {
     /// By declared action (as `table.actions`), its hook's name (`snap` → `on_snap`) and its
     /// compiled function when it is compiled (found once, at load).
     action_hooks: Vec<(String, Option<compiled::FnId>)>,
+    /// By declared action: whether its hook refuses only before it first changes the game
+    /// (`sources::refusals`), so that a legality check may stop at that change (`try_act`).
+    checked_until_change: Vec<bool>,
     hooks: HashSet<(String, usize)>,
     entry: String,
     /// What counts the nodes its hooks run, when loaded for coverage.
@@ -166,6 +170,18 @@ impl Variant {
         }
     }
 
+    /// The actions whose hooks refuse only before they first change the game: a legality check
+    /// of one (`Game::accepts`) stops at its first change (see `Rules::try_act`).
+    pub fn checked_until_change(&self) -> Vec<&str> {
+        self.table
+            .actions
+            .iter()
+            .zip(&self.checked_until_change)
+            .filter(|&(_, &quick)| quick)
+            .map(|(a, _)| &*a.name)
+            .collect()
+    }
+
     /// How many of its script functions (modules' included) are compiled, of how many.
     pub fn compiled_counts(&self) -> (usize, usize) {
         self.program.counts()
@@ -246,6 +262,8 @@ impl Variant {
         });
         drop(lent);
         match result {
+            // Only a legality check that stops at the first change raises it (`try_act`).
+            Ok(Err(e)) if effects::stopped_at_change(&e) => Ok(Dynamic::UNIT),
             Ok(result) => result.map_err(|e| self.rule_error(e, hook)),
             Err(panic) => Err(RuleError::fault(format!(
                 "internal error while running `{hook}`: {}",
@@ -393,6 +411,23 @@ impl Rules for Variant {
         let result = self.call_found(game, hook, *compiled, args).map(drop);
         observer.try_ends(matches!(result, Err(RuleError::Refused(_))));
         result
+    }
+
+    fn try_act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError> {
+        if !self.try_act_changes_nothing(action) {
+            return self.act(game, action);
+        }
+        effects::until_change(|| self.act(game, action))
+    }
+
+    fn try_act_changes_nothing(&self, action: &Action) -> bool {
+        // A probed variant counts every node an action runs: it runs them all.
+        self.observer().is_none()
+            && self
+                .table
+                .action_index(&action.name)
+                .and_then(|i| self.checked_until_change.get(i).copied())
+                .unwrap_or(false)
     }
 
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError> {
