@@ -134,7 +134,7 @@ mod tests {
     #[test]
     fn a_change_stops_only_inside_until_change_and_the_flag_is_cleared_after() {
         assert!(changing().is_ok());
-        let inside = until_change(|| changing());
+        let inside = until_change(changing);
         assert!(inside.is_err_and(|e| stopped_at_change(&e)));
         assert!(changing().is_ok());
         let panicked = std::panic::catch_unwind(|| until_change(|| panic!("a script panicked")));
