@@ -131,6 +131,10 @@ struct Round {
     /// By position in `order`: whether the seat has a legal action (found by trying its
     /// candidates until one is accepted).
     can_act: Vec<Option<bool>>,
+    /// By position in `order`: where among the seat's candidates `can_act` found its first
+    /// legal action (those before it are not legal), so that `legal` need not try them again.
+    #[serde(skip)]
+    first_legal: Vec<Option<usize>>,
     /// Seats that passed, as bits by seat.
     passed: u32,
     /// Whether the seat asked may pass (worked out when it is asked).
@@ -292,6 +296,7 @@ impl Env {
                 at: saved.at,
                 legal: vec![None; players],
                 can_act: vec![None; players],
+                first_legal: vec![None; players],
                 passed: saved.passed,
                 may_pass: false,
             },
@@ -548,6 +553,8 @@ impl Env {
             self.round.legal.resize(p, None);
             self.round.can_act.clear();
             self.round.can_act.resize(p, None);
+            self.round.first_legal.clear();
+            self.round.first_legal.resize(p, None);
             self.round.at = 0;
             self.round.passed = 0;
             if self.next_offered()? {
@@ -599,7 +606,7 @@ impl Env {
         }
         let seat = self.round.order[pos];
         self.candidates.refill(&self.game, Some(seat));
-        let mut found = false;
+        let mut found = None;
         for i in 0..self.candidates.len() {
             let Some(action) = self.candidates.get(i) else {
                 continue;
@@ -607,12 +614,13 @@ impl Env {
             if self.space.index_of(&action).is_some()
                 && self.game.accepts(&*self.variant, &action)?
             {
-                found = true;
+                found = Some(i);
                 break;
             }
         }
-        self.round.can_act[pos] = Some(found);
-        Ok(found)
+        self.round.can_act[pos] = Some(found.is_some());
+        self.round.first_legal[pos] = found;
+        Ok(found.is_some())
     }
 
     /// Work out every legal action of the seat at `pos` of the round.
@@ -625,6 +633,9 @@ impl Env {
         self.seen.clear();
         self.seen.resize(self.space.len(), false);
         let mut legal = Vec::new();
+        // The game is as `can_act` found it (a round's passes change nothing): the candidates
+        // before its first legal one are not legal, and that one is.
+        let first_legal = self.round.first_legal.get(pos).copied().flatten();
         for i in 0..self.candidates.len() {
             let Some(action) = self.candidates.get(i) else {
                 continue;
@@ -635,7 +646,12 @@ impl Env {
             if std::mem::replace(&mut self.seen[index], true) {
                 continue;
             }
-            if self.game.accepts(&*self.variant, &action)? {
+            let accepted = match first_legal {
+                Some(first) if i < first => false,
+                Some(first) if i == first => true,
+                _ => self.game.accepts(&*self.variant, &action)?,
+            };
+            if accepted {
                 legal.push(index);
             }
         }
