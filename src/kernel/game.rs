@@ -102,19 +102,13 @@ pub trait Rules {
     /// Apply a player's action, or refuse it with [`RuleError::Refused`]. Called by `Game::apply`
     /// inside the checked transition, after the kernel checked the seat and the action's name.
     fn act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError>;
-    /// Run `action` only as far as it takes to know whether `act` would accept it: `Ok` when it
-    /// would, the refusal when it would not. Called by `Game::accepts` inside a transition that
-    /// is always undone, so it may leave the game half changed (rules that know an action
-    /// refuses only before it first changes the game stop there). The default runs `act`.
-    fn try_act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError> {
-        self.act(game, action)
-    }
-    /// Whether `try_act` of `action` never changes the game (it stops before its first change,
-    /// and refuses or fails only before it): `Game::accepts` then runs it on the game itself,
-    /// with no copy to undo it. The default is the safe answer.
-    fn try_act_changes_nothing(&self, action: &Action) -> bool {
-        let _ = action;
-        false
+    /// Whether `act` would accept `action`, found without changing the game, when these rules
+    /// can (an action that refuses only before it first changes the game, stopped there): `Ok`
+    /// when it would, the refusal or fault when it would not. `None` when they cannot:
+    /// `Game::accepts` then runs `act` in a transition it undoes. The default is `None`.
+    fn check_act(&self, game: &mut Game, action: &Action) -> Option<Result<(), RuleError>> {
+        let _ = (game, action);
+        None
     }
     /// React to a timer that ran out (it is already removed, and the clock is at its deadline).
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError>;
@@ -602,9 +596,9 @@ impl Game {
     }
 
     /// Whether the rules would accept `action` now, with the game left exactly as it is either
-    /// way: the action runs (as far as `Rules::try_act` needs) inside the checked transition,
-    /// which is then undone (its events are not kept). Cheaper than trying it on a copy: one
-    /// copy of the state, not two.
+    /// way: checked by `Rules::check_act` when the rules can, else run inside the checked
+    /// transition, which is then undone (its events are not kept). Cheaper than trying it on a
+    /// copy: one copy of the state, not two, or none.
     pub fn accepts(&mut self, rules: &dyn Rules, action: &Action) -> Result<bool, RuleError> {
         if self.is_over()
             || action.seat.index() >= self.state.player_count()
@@ -614,20 +608,20 @@ impl Game {
         }
         let keep = self.keep_events;
         self.keep_events = false;
-        if rules.try_act_changes_nothing(action) {
-            let outer = std::mem::take(&mut self.step);
-            #[cfg(debug_assertions)]
-            let before = self.state.clone();
-            let tried = rules.try_act(self, action);
-            #[cfg(debug_assertions)]
-            debug_assert!(
-                self.state == before,
-                "checking `{}` changed the game",
-                action.name
-            );
-            self.step = outer;
+        let outer = std::mem::take(&mut self.step);
+        #[cfg(debug_assertions)]
+        let before = self.state.clone();
+        let checked = rules.check_act(self, action);
+        #[cfg(debug_assertions)]
+        debug_assert!(
+            checked.is_none() || self.state == before,
+            "checking `{}` changed the game",
+            action.name
+        );
+        self.step = outer;
+        if let Some(checked) = checked {
             self.keep_events = keep;
-            return match tried {
+            return match checked {
                 Ok(()) => Ok(true),
                 Err(RuleError::Fault { message, pos }) => Err(RuleError::Fault { message, pos }),
                 Err(_) => Ok(false),
@@ -635,7 +629,7 @@ impl Game {
         }
         let mut accepted = false;
         let tried: Result<(), RuleError> = self.transact(|g| {
-            rules.try_act(g, action)?;
+            rules.act(g, action)?;
             accepted = true;
             // Undone like a refusal: the transition puts the game back.
             Err(RuleError::Refused(String::new()))

@@ -1,4 +1,4 @@
-//! A legality check that stops an action at its first change (`Rules::try_act`, for hooks that
+//! A legality check that stops an action at its first change (`Rules::check_act`, for hooks that
 //! refuse only before they change the game) against the whole action run and undone: the same
 //! answer for every candidate of every seat over random games of every variant, on both engines,
 //! and on mutants of the bundled scripts (scripts nobody wrote to suit the reading).
@@ -16,7 +16,7 @@ fn rules() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("rules")
 }
 
-/// The variant with every action run whole when its legality is checked (`try_act`'s default).
+/// The variant with every action run whole when its legality is checked (`check_act`'s default).
 struct Whole<'a>(&'a Variant);
 
 impl Rules for Whole<'_> {

@@ -340,7 +340,7 @@ macro_rules! entry_body {
         // A closure of its own, so that the body's `?` gives its error, not `None`.
         #[allow(clippy::redundant_closure_call)]
         let result = (|| -> Result<_, Box<rhai::EvalAltResult>> {
-            // An entry that changes the game stops a legality check there (`api::changing`).
+            // An entry that changes the game stops a legality check there (`effects::changing`).
             const CHANGES_GAME: bool = $crate::script::host::effects::changes_game($name);
             if CHANGES_GAME {
                 $crate::script::host::effects::changing()?;

@@ -83,7 +83,7 @@ pub struct Variant {
     /// compiled function when it is compiled (found once, at load).
     action_hooks: Vec<(String, Option<compiled::FnId>)>,
     /// By declared action: whether its hook refuses only before it first changes the game
-    /// (`sources::refusals`), so that a legality check may stop at that change (`try_act`).
+    /// (`sources::refusals`), so that a legality check may stop at that change (`check_act`).
     checked_until_change: Vec<bool>,
     hooks: HashSet<(String, usize)>,
     entry: String,
@@ -171,7 +171,7 @@ impl Variant {
     }
 
     /// The actions whose hooks refuse only before they first change the game: a legality check
-    /// of one (`Game::accepts`) stops at its first change (see `Rules::try_act`).
+    /// of one (`Game::accepts`) stops at its first change (see `Rules::check_act`).
     pub fn checked_until_change(&self) -> Vec<&str> {
         self.table
             .actions
@@ -262,7 +262,7 @@ impl Variant {
         });
         drop(lent);
         match result {
-            // Only a legality check that stops at the first change raises it (`try_act`).
+            // Only a legality check that stops at the first change raises it (`check_act`).
             Ok(Err(e)) if effects::stopped_at_change(&e) => Ok(Dynamic::UNIT),
             Ok(result) => result.map_err(|e| self.rule_error(e, hook)),
             Err(panic) => Err(RuleError::fault(format!(
@@ -413,21 +413,15 @@ impl Rules for Variant {
         result
     }
 
-    fn try_act(&self, game: &mut Game, action: &Action) -> Result<(), RuleError> {
-        if !self.try_act_changes_nothing(action) {
-            return self.act(game, action);
-        }
-        effects::until_change(|| self.act(game, action))
-    }
-
-    fn try_act_changes_nothing(&self, action: &Action) -> bool {
+    fn check_act(&self, game: &mut Game, action: &Action) -> Option<Result<(), RuleError>> {
+        let quick = self
+            .table
+            .action_index(&action.name)
+            .and_then(|i| self.checked_until_change.get(i).copied())
+            .unwrap_or(false);
         // A probed variant counts every node an action runs: it runs them all.
-        self.observer().is_none()
-            && self
-                .table
-                .action_index(&action.name)
-                .and_then(|i| self.checked_until_change.get(i).copied())
-                .unwrap_or(false)
+        (quick && self.observer().is_none())
+            .then(|| effects::until_change(|| self.act(game, action)))
     }
 
     fn timer(&self, game: &mut Game, timer: &Timer) -> Result<(), RuleError> {
